@@ -1,0 +1,1 @@
+"""Speed and size figures, printed as tables: ``python -m benchmarks.<name>``."""

@@ -1,0 +1,124 @@
+"""Expansions plug into the game through these hooks.
+
+The core calls only the hooks an expansion overrides, so a base game pays nothing
+for the expansions it does not use, and the core never asks which sets are on.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from engine.game import Game
+    from engine.tiles import TileType
+
+Move = dict[str, Any]
+Event = dict[str, Any]
+
+
+class Expansion:
+    """Base class: every hook does nothing. Override what the expansion needs."""
+
+    name = ""
+    #: move types this expansion validates and applies itself
+    move_types: tuple[str, ...] = ()
+    #: steps of the turn this expansion runs (it answers ``step_moves`` for them)
+    steps: tuple[str, ...] = ()
+
+    # --- setup
+    def bag(self, game: Game, bag: list[str], rng: random.Random) -> list[str]:
+        """Adjust the shuffled bag (add, remove or reorder tiles)."""
+        return bag
+
+    def setup(self, game: Game, rng: random.Random, options: dict[str, Any]) -> None:
+        """Extra state once the board and bag exist (hands, the wheel's pig...)."""
+
+    # --- turn
+    def turn_start(self, game: Game) -> bool:
+        """Return True if this expansion opened a step instead of the automatic draw."""
+        return False
+
+    def on_draw(self, game: Game, tile: TileType, events: list[Event]) -> bool:
+        """A tile was drawn; return True if a step must run before it is placed."""
+        return False
+
+    def placement_problem(self, game: Game, tile: TileType, x: int, y: int, rot: int) -> str | None:
+        """Why an edge-legal placement is still forbidden, or None."""
+        return None
+
+    def figure_moves(self, game: Game) -> list[Move]:
+        """Moves offered in the figure step besides followers on the new tile."""
+        return []
+
+    def figure_allowed(self, game: Game) -> bool:
+        """False forbids any figure on the tile just placed."""
+        return True
+
+    def after_figure(self, game: Game, events: list[Event]) -> bool:
+        """Run after the figure step; return True if it opened a step of its own."""
+        return False
+
+    def step_moves(self, game: Game) -> list[Move]:
+        """Legal moves of a step this expansion owns."""
+        return []
+
+    def validate(self, game: Game, move: Move) -> None:
+        """Raise IllegalMove if a move of one of ``move_types`` cannot be played now."""
+
+    def apply(self, game: Game, move: Move, events: list[Event]) -> None:
+        """Play a validated move of one of ``move_types``."""
+
+    def completed_roots(self, game: Game) -> list[int]:
+        """Extra features to check for completion this turn (e.g. after a ferry move)."""
+        return []
+
+    def on_completed(self, game: Game, root: int, events: list[Event]) -> None:
+        """A road or city was completed this turn (with or without followers)."""
+
+    def bonus(self, game: Game, root: int, final: bool) -> int:
+        """Extra points for each scoring player of a feature (after all other modifiers)."""
+        return 0
+
+    def end_of_turn(self, game: Game, events: list[Event]) -> None:
+        """The turn's scoring is done."""
+
+    def next_player(self, game: Game) -> int | None:
+        """Who plays next, if not the next player in order."""
+        return None
+
+    def may_continue(self, game: Game) -> bool:
+        """The bag is empty: may the player to move still take a turn?"""
+        return False
+
+    def final_scoring(self, game: Game, events: list[Event]) -> None:
+        """Extra scoring at the end of the game."""
+
+    def to_state(self, game: Game) -> dict[str, Any]:
+        """Public expansion state for front ends (hands, ferries, tollhouses...)."""
+        return {}
+
+
+HOOKS = (
+    "bag",
+    "setup",
+    "turn_start",
+    "on_draw",
+    "placement_problem",
+    "figure_moves",
+    "figure_allowed",
+    "after_figure",
+    "completed_roots",
+    "on_completed",
+    "bonus",
+    "end_of_turn",
+    "next_player",
+    "may_continue",
+    "final_scoring",
+)
+
+
+def overridden(expansions: list[Expansion], hook: str) -> list[Any]:
+    """The bound methods of the expansions that override ``hook``."""
+    base = getattr(Expansion, hook)
+    return [getattr(e, hook) for e in expansions if getattr(type(e), hook) is not base]

@@ -1,0 +1,57 @@
+"""``python -m engine.replay RECORD.json``: replay a game record (RECORD.md).
+
+Prints one JSON object. Exit 0: replayed; 1: an illegal move (moves before it
+count); 2: not a readable record (bad JSON, unknown ids, impossible setup).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from engine.record import BadRecord, load
+
+
+def summary(record: Any) -> tuple[dict[str, Any], int]:
+    """The replay's output object and exit status for a parsed record."""
+    try:
+        game, events, error = load(record)
+    except BadRecord as exc:
+        return {"ok": False, "error": str(exc)}, 2
+    out: dict[str, Any] = {
+        "ok": error is None,
+        "finished": game.finished,
+        "scores": game.score_table(),
+        "turn": game.turn,
+        "next": game.next_info(),
+        "supply": dict(zip(game.players, game.supply, strict=False)),
+        "events": events,
+    }
+    if error is not None:
+        out["move"], out["error"] = error
+        return out, 1
+    return out, 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        print(json.dumps({"ok": False, "error": "usage: python -m engine.replay RECORD.json"}))
+        return 2
+    try:
+        with open(args[0], encoding="utf-8") as fh:
+            record = json.load(fh)
+    except OSError as exc:
+        print(json.dumps({"ok": False, "error": f"cannot read {args[0]}: {exc.strerror}"}))
+        return 2
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        print(json.dumps({"ok": False, "error": f"not valid JSON: {exc}"}))
+        return 2
+    out, status = summary(record)
+    print(json.dumps(out))
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,344 @@
+"""Tile types as data: parsing the TILES.md notation and precomputing rotations.
+
+A tile type covers one or more cells. Each cell has four unit edges (N E S W) whose
+terrain is one of field/road/city/river (or none, for the inner edges of a
+multi-cell tile), and eight half-edges (NNW NNE ENE ESE SSE SSW WSW WNW) that
+fields attach to. Segments are the pieces of features printed on the tile; they
+name the edges ("ports") through which they continue onto neighbouring tiles.
+
+Everything the board needs at placement time is precomputed here, per rotation,
+so that placing a tile is a handful of list look-ups.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import re
+from dataclasses import dataclass, field
+
+# Directions: index = clockwise quarter turns from north. y grows south.
+DIRS = "NESW"
+DX = (0, 1, 0, -1)
+DY = (-1, 0, 1, 0)
+HALVES = ("NNW", "NNE", "ENE", "ESE", "SSE", "SSW", "WSW", "WNW")
+HALF_INDEX = {h: i for i, h in enumerate(HALVES)}
+
+# Terrain codes (small ints so that edge constraints are cheap tuples).
+NONE, FIELD, ROAD, CITY, RIVER = 0, 1, 2, 3, 4
+TERRAIN_CODE = {"X": NONE, "F": FIELD, "R": ROAD, "C": CITY, "I": RIVER}
+TERRAIN_NAME = {NONE: "nothing", FIELD: "a field", ROAD: "a road", CITY: "a city", RIVER: "a river"}
+
+# Segment kinds.
+KINDS = ("road", "city", "field", "cloister", "river", "castle")
+EDGE_KINDS = {"road": ROAD, "city": CITY, "river": RIVER}
+DECORATIONS = ("farmhouse", "stable", "garden", "highwayman", "travellers")
+
+
+def opposite_half(h: int) -> int:
+    """The half-edge of the neighbouring cell that touches half-edge ``h``."""
+    return ((h ^ 1) + 4) % 8
+
+
+def rotate_offset(dx: int, dy: int, rot: int) -> tuple[int, int]:
+    """Rotate a cell offset clockwise by ``rot`` degrees (y grows south)."""
+    for _ in range(rot // 90):
+        dx, dy = -dy, dx
+    return dx, dy
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One feature piece of a tile type, in the tile's own orientation."""
+
+    kind: str
+    edges: tuple[tuple[int, int], ...]  # (cell index, direction)
+    halves: tuple[tuple[int, int], ...]  # (cell index, half-edge), fields only
+    cells: tuple[int, ...]  # cell indices the segment spans
+    pennants: int = 0
+    cities: tuple[int, ...] = ()  # fields: indices of the city segments touched
+    decorations: tuple[str, ...] = ()  # roads: decorations beside this segment
+
+
+def edge_key(demands: tuple[int, int, int, int] | list[int]) -> int:
+    """Pack per-direction terrain demands (N, E, S, W) into one int (3 bits each)."""
+    return demands[0] | demands[1] << 3 | demands[2] << 6 | demands[3] << 9
+
+
+def key_demand(key: int, d: int) -> int:
+    """The terrain a packed key demands on direction ``d``."""
+    return (key >> (3 * d)) & 7
+
+
+@dataclass
+class RotatedTile:
+    """A tile type at one rotation, in board orientation relative to its cell u0."""
+
+    rot: int
+    offsets: list[tuple[int, int]]
+    terrain: list[tuple[int, int, int, int]]  # per cell, per direction
+    edge_seg: list[tuple[int, ...]]  # per cell, per direction: segment index or -1
+    half_seg: list[tuple[int, ...]]  # per cell, per half-edge: segment index or -1
+    targets: dict[tuple[int, str], int]  # (cell index, "road:E") -> segment index
+    canonical: list[tuple[int, str]]  # per segment: (cell index, preferred target name)
+    # Per cell, what the board needs at placement: (dx, dy, cell index, terrain,
+    # edge_seg, half_seg, links); links has one entry per direction that carries
+    # land: (d, step x, step y, opposite d, terrain << 3*opposite d, terrain, edge
+    # seg, half seg, half seg, neighbour's half-edge, neighbour's half-edge).
+    cell_info: list[tuple] = field(default_factory=list)
+
+
+@dataclass
+class TileType:
+    id: str
+    count: int
+    cells: list[tuple[int, int]]
+    terrain: list[tuple[int, int, int, int]]
+    segments: list[Segment]
+    village: bool = False
+    lake: bool = False  # a Ferries lake: its road stubs end at jetties
+    wheel_icon: int = 0
+    loose_decorations: tuple[str, ...] = ()  # decorations beside no road
+    rotations: list[RotatedTile] = field(default_factory=list)
+    distinct_rots: tuple[int, ...] = (0, 90, 180, 270)
+    # Packed edge demand -> fitting rotations (all of them / one per distinct look),
+    # for every possible demand; filled on first use (see ``fit_tables``).
+    _fit_tables: tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]] | None = None
+    # Per-segment columns, copied onto the board's node arrays in one go.
+    seg_kinds: list[str] = field(default_factory=list)
+    seg_open: list[int] = field(default_factory=list)
+    seg_pennants: list[int] = field(default_factory=list)
+    closable: tuple[int, ...] = ()  # roads and cities: can be completed
+    areas: tuple[int, ...] = ()  # cloisters and castles
+
+    def __post_init__(self) -> None:
+        self.multi_cell = len(self.cells) > 1
+        self.n_segments = len(self.segments)
+
+    def fit_tables(self) -> tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]]:
+        """(all, distinct): packed demand -> rotations of this single-cell tile that match.
+
+        Built once for every demand a cell can have (4 directions x 5 terrains),
+        so that looking up a frontier cell is one plain dict access.
+        """
+        if self._fit_tables is None:
+            self._fit_tables = _fit_tables(self.terrain[0], self.distinct_rots)
+        return self._fit_tables
+
+
+@functools.cache
+def _fit_tables(
+    edges: tuple[int, int, int, int], distinct_rots: tuple[int, ...]
+) -> tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]]:
+    # Shared by every tile type with the same edges (all the U variants, say).
+    own = [edge_key([edges[(d - q) % 4] for d in range(4)]) for q in range(4)]
+    every: dict[int, tuple[int, ...]] = {}
+    distinct: dict[int, tuple[int, ...]] = {}
+    for demands in itertools.product(range(5), repeat=4):
+        key = edge_key(demands)
+        mask = edge_key([7 if t else 0 for t in demands])
+        rots = [90 * q for q, k in enumerate(own) if k & mask == key]
+        every[key] = tuple(rots)
+        distinct[key] = tuple(r for r in rots if r in distinct_rots)
+    return every, distinct
+
+
+_PORT = re.compile(r"^(\d*)([A-Z]+)$")
+_FEATURE = re.compile(r"^(road|city|field|river)\{([^}]*)\}(.*)$")
+
+
+def _parse_port(token: str) -> tuple[int, str]:
+    m = _PORT.match(token.strip())
+    if not m:
+        raise ValueError(f"bad port {token!r}")
+    return int(m.group(1) or 0), m.group(2)
+
+
+def parse_tile(
+    tile_id: str,
+    count: int,
+    edges: str | list[str],
+    features: str,
+    cells: list[tuple[int, int]] | None = None,
+    wheel_icon: int = 0,
+) -> TileType:
+    """Build a tile type from the TILES.md notation.
+
+    ``features`` is a ';'-separated list such as
+    ``city{N} pennant; road{W,E}; field{WNW,ENE}->N; deco farmhouse road{W,E}``.
+    Multi-cell tiles prefix ports with their cell index (``1NNE``).
+    """
+    cells = cells or [(0, 0)]
+    edge_rows = [edges] if isinstance(edges, str) else edges
+    if len(edge_rows) != len(cells):
+        raise ValueError(f"{tile_id}: {len(edge_rows)} edge rows for {len(cells)} cells")
+    terrain = [tuple(TERRAIN_CODE[c] for c in row) for row in edge_rows]
+    segments: list[Segment] = []
+    pending_cities: list[tuple[int, list[tuple[int, int]]]] = []  # field index, city ports
+    village = lake = False
+    loose: list[str] = []
+    decorations: list[tuple[str, frozenset[tuple[int, int]]]] = []
+    for raw in features.split(";"):
+        part = raw.strip()
+        if not part:
+            continue
+        if part in ("cloister", "castle"):
+            seg_cells = (0,) if part == "cloister" else tuple(range(len(cells)))
+            segments.append(Segment(part, (), (), seg_cells))
+            continue
+        if part == "village":
+            village = True
+            continue
+        if part == "lake":
+            lake = True
+            continue
+        if part.startswith("deco "):
+            _, name, where = part.split(None, 2)
+            if name not in DECORATIONS:
+                raise ValueError(f"{tile_id}: unknown decoration {name}")
+            if where == "-":
+                loose.append(name)
+            else:
+                m = _FEATURE.match(where)
+                if not m or m.group(1) != "road":
+                    raise ValueError(f"{tile_id}: decoration must stand beside road{{..}} or -")
+                ports = frozenset(
+                    (ci, DIRS.index(d)) for ci, d in map(_parse_port, m.group(2).split(","))
+                )
+                decorations.append((name, ports))
+            continue
+        m = _FEATURE.match(part)
+        if not m:
+            raise ValueError(f"{tile_id}: cannot read feature {part!r}")
+        kind, ports_text, rest = m.group(1), m.group(2), m.group(3).strip()
+        everything = ports_text.strip() == "*"
+        ports = [] if everything else [_parse_port(p) for p in ports_text.split(",")]
+        if kind == "field":
+            halves = tuple((0, i) for i in range(8)) if everything else tuple((ci, HALF_INDEX[h]) for ci, h in ports)
+            seg_cells = tuple(sorted({ci for ci, _ in halves}))
+            segments.append(Segment("field", (), halves, seg_cells))
+            if rest.startswith("->"):
+                city_ports = [_parse_port(p) for p in rest[2:].split(",")]
+                pending_cities.append(
+                    (len(segments) - 1, [(ci, DIRS.index(d)) for ci, d in city_ports])
+                )
+            elif rest:
+                raise ValueError(f"{tile_id}: unexpected {rest!r}")
+        else:
+            edge_ports = tuple((ci, DIRS.index(d)) for ci, d in ports)
+            pennants = 0
+            if rest == "pennant":
+                pennants = 1
+            elif rest:
+                raise ValueError(f"{tile_id}: unexpected {rest!r}")
+            seg_cells = tuple(sorted({ci for ci, _ in edge_ports}))
+            segments.append(Segment(kind, edge_ports, (), seg_cells, pennants))
+    # Resolve field -> city contacts and road decorations now that all segments exist.
+    for fi, city_ports in pending_cities:
+        idx = []
+        for port in city_ports:
+            hits = [i for i, s in enumerate(segments) if s.kind == "city" and port in s.edges]
+            if len(hits) != 1:
+                raise ValueError(f"{tile_id}: field touches no city at {port}")
+            idx.append(hits[0])
+        s = segments[fi]
+        segments[fi] = Segment(s.kind, s.edges, s.halves, s.cells, s.pennants, tuple(idx))
+    for name, ports in decorations:
+        hits = [i for i, s in enumerate(segments) if s.kind == "road" and frozenset(s.edges) == ports]
+        if len(hits) != 1:
+            raise ValueError(f"{tile_id}: no road {sorted(ports)} for decoration {name}")
+        s = segments[hits[0]]
+        segments[hits[0]] = Segment(
+            s.kind, s.edges, s.halves, s.cells, s.pennants, s.cities, s.decorations + (name,)
+        )
+    tile = TileType(
+        tile_id, count, list(cells), terrain, segments, village, lake, wheel_icon, tuple(loose)
+    )
+    tile.seg_kinds = [seg.kind for seg in segments]
+    tile.seg_open = [len(seg.edges) for seg in segments]
+    tile.seg_pennants = [seg.pennants for seg in segments]
+    tile.closable = tuple(i for i, seg in enumerate(segments) if seg.kind in ("road", "city"))
+    tile.areas = tuple(i for i, seg in enumerate(segments) if seg.kind in ("cloister", "castle"))
+    _precompute_rotations(tile)
+    return tile
+
+
+def _precompute_rotations(tile: TileType) -> None:
+    seen: set[tuple] = set()
+    distinct = []
+    for rot in (0, 90, 180, 270):
+        q = rot // 90
+        offsets = [rotate_offset(dx, dy, rot) for dx, dy in tile.cells]
+        terrain = [tuple(t[(d - q) % 4] for d in range(4)) for t in tile.terrain]
+        edge_seg = [[-1] * 4 for _ in tile.cells]
+        half_seg = [[-1] * 8 for _ in tile.cells]
+        targets: dict[tuple[int, str], int] = {}
+        canonical: list[tuple[int, str]] = []
+        for si, seg in enumerate(tile.segments):
+            names: list[tuple[int, str]] = []
+            for ci, d in sorted(seg.edges, key=lambda p: (p[0], (p[1] + q) % 4)):
+                nd = (d + q) % 4
+                edge_seg[ci][nd] = si
+                names.append((ci, f"{seg.kind}:{DIRS[nd]}"))
+            for ci, h in sorted(seg.halves, key=lambda p: (p[0], (p[1] + 2 * q) % 8)):
+                nh = (h + 2 * q) % 8
+                half_seg[ci][nh] = si
+                names.append((ci, f"field:{HALVES[nh]}"))
+            if not names:
+                names = [(ci, seg.kind) for ci in seg.cells]
+            for name in names:
+                targets[name] = si
+            canonical.append(names[0])
+        rt = RotatedTile(
+            rot,
+            offsets,
+            terrain,
+            [tuple(r) for r in edge_seg],
+            [tuple(r) for r in half_seg],
+            targets,
+            canonical,
+        )
+        for ci in range(len(tile.cells)):
+            es, hs = rt.edge_seg[ci], rt.half_seg[ci]
+            links = tuple(
+                (
+                    d,
+                    DX[d],
+                    DY[d],
+                    (d + 2) % 4,
+                    terrain[ci][d] << (3 * ((d + 2) % 4)),
+                    terrain[ci][d],
+                    es[d],
+                    hs[2 * d],
+                    hs[2 * d + 1],
+                    opposite_half(2 * d),
+                    opposite_half(2 * d + 1),
+                )
+                for d in range(4)
+                if terrain[ci][d] != NONE
+            )
+            dx, dy = offsets[ci]
+            rt.cell_info.append((dx, dy, ci, terrain[ci], es, hs, links))
+        tile.rotations.append(rt)
+        # Two rotations are the same placement when they draw the same tile: same
+        # cells, edges and segments (with their attributes) in board orientation.
+        signature = (
+            tuple(offsets),
+            tuple(terrain),
+            tuple(sorted(_segment_signature(seg, offsets, q) for seg in tile.segments)),
+        )
+        if signature not in seen:
+            seen.add(signature)
+            distinct.append(rot)
+    tile.distinct_rots = tuple(distinct)
+
+
+def _segment_signature(seg: Segment, offsets: list[tuple[int, int]], q: int) -> tuple:
+    return (
+        seg.kind,
+        tuple(sorted((offsets[ci], (d + q) % 4) for ci, d in seg.edges)),
+        tuple(sorted((offsets[ci], (h + 2 * q) % 8) for ci, h in seg.halves)),
+        seg.pennants,
+        seg.decorations,
+        len(seg.cities),
+    )

@@ -1,0 +1,43 @@
+"""Building concrete games for rules tests: a pool and the moves, as in a record."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import Game
+
+
+def tile(x: int, y: int, rot: int = 0, tile_id: str | None = None) -> dict[str, Any]:
+    move: dict[str, Any] = {"type": "tile", "x": x, "y": y, "rot": rot}
+    if tile_id:
+        move["tile"] = tile_id
+    return move
+
+
+def meeple(at: str, **cell: int) -> dict[str, Any]:
+    return {"type": "meeple", "at": at, **cell}
+
+
+PASS = {"type": "pass"}
+
+
+def play(
+    pool: list[str],
+    moves: list[dict[str, Any]],
+    players: tuple[str, ...] = ("Ann", "Bob"),
+    sets: tuple[str, ...] = ("base",),
+    **options: Any,
+) -> tuple[Game, list[dict[str, Any]]]:
+    game = Game(list(players), list(sets), seed=0, pool=pool, **options)
+    events = list(game.start_events)
+    for move in moves:
+        events += game.apply(move)
+    return game, events
+
+
+def scored(events: list[dict[str, Any]], final: bool | None = None) -> list[tuple[str, dict[str, int]]]:
+    return [
+        (e["feature"], e["points"])
+        for e in events
+        if e["type"] == "scored" and (final is None or e["final"] == final)
+    ]
