@@ -21,12 +21,16 @@ class RandomPlayer:
         self.rng = random.Random(seed)
 
     def choose(self, game: Game) -> Move:
+        pick = self.rng.random
         if game.step == "tile":
             # Cells, then rotations: no need to build every move object.
             placements = game.legal_placements()
-            cell = self.rng.choice(list(placements))
-            return {"type": "tile", "x": cell[0], "y": cell[1], "rot": self.rng.choice(placements[cell])}
-        return self.rng.choice(game.legal_moves())
+            cells = list(placements)
+            cell = cells[int(pick() * len(cells))]
+            rots = placements[cell]
+            return {"type": "tile", "x": cell[0], "y": cell[1], "rot": rots[int(pick() * len(rots))]}
+        moves = game.legal_moves()
+        return moves[int(pick() * len(moves))]
 
 
 class GreedyPlayer:

@@ -280,7 +280,7 @@ class Board:
                 c = (x + info[0], y + info[1])
                 for empty in self.watched.values():
                     empty.discard(c)
-        find, merge = self.find, self._merge
+        merge = self._merge
         for info in infos:
             cx, cy = x + info[0], y + info[1]
             for _d, sx, sy, od, demand, t, es, h0, h1, o0, o1 in info[6]:
@@ -292,8 +292,16 @@ class Board:
                 if nb[0] == pidx:
                     continue
                 nfirst, ninfo = nb[1], nb[2]
+                # find() inlined: this loop runs for every edge of every tile.
                 if t != FIELD:
-                    ra, rb = find(first + es), find(nfirst + ninfo[4][od])
+                    ra = first + es
+                    while parent[ra] != ra:
+                        parent[ra] = parent[parent[ra]]
+                        ra = parent[ra]
+                    rb = nfirst + ninfo[4][od]
+                    while parent[rb] != rb:
+                        parent[rb] = parent[parent[rb]]
+                        rb = parent[rb]
                     if ra == rb:
                         open_[ra] -= 2
                     else:
@@ -301,13 +309,27 @@ class Board:
                 if t != CITY:
                     nh = ninfo[5]
                     n0 = nh[o0]
-                    ra, rb = find(first + h0), find(nfirst + n0)
+                    ra = first + h0
+                    while parent[ra] != ra:
+                        parent[ra] = parent[parent[ra]]
+                        ra = parent[ra]
+                    rb = nfirst + n0
+                    while parent[rb] != rb:
+                        parent[rb] = parent[parent[rb]]
+                        rb = parent[rb]
                     if ra != rb:
                         merge(ra, rb, 0)
                     # Both halves of an edge usually belong to one field on each side.
                     n1 = nh[o1]
                     if h1 != h0 or n1 != n0:
-                        ra, rb = find(first + h1), find(nfirst + n1)
+                        ra = first + h1
+                        while parent[ra] != ra:
+                            parent[ra] = parent[parent[ra]]
+                            ra = parent[ra]
+                        rb = nfirst + n1
+                        while parent[rb] != rb:
+                            parent[rb] = parent[parent[rb]]
+                            rb = parent[rb]
                         if ra != rb:
                             merge(ra, rb, 0)
         return pidx

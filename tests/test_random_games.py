@@ -94,3 +94,61 @@ def test_record_round_trip_mid_game():
     assert fingerprint(copy) == fingerprint(game)
     assert copy.legal_moves() == game.legal_moves()
     assert copy.next_info() == game.next_info()
+
+
+def features_from_scratch(game: Game) -> tuple[dict[int, int], dict[int, int]]:
+    """Connected components and open edge counts recomputed from the cells alone."""
+    board = game.board
+    links: dict[int, set[int]] = {n: set() for n in range(len(board.parent))}
+    open_edges = {n: len(board.segment_of(n).edges) for n in links}
+    for (x, y), (pidx, first, info) in board.cells.items():
+        for _d, sx, sy, od, _demand, _t, es, h0, h1, o0, o1 in info[6]:
+            nb = board.cells.get((x + sx, y + sy))
+            if nb is None or nb[0] == pidx:
+                continue
+            pairs = []
+            if es >= 0:
+                pairs.append((first + es, nb[1] + nb[2][4][od]))
+                open_edges[first + es] -= 1
+            if h0 >= 0:
+                pairs += [(first + h0, nb[1] + nb[2][5][o0]), (first + h1, nb[1] + nb[2][5][o1])]
+            for a, b in pairs:
+                links[a].add(b)
+                links[b].add(a)
+    component: dict[int, int] = {}
+    for start in links:
+        if start in component:
+            continue
+        stack = [start]
+        component[start] = start
+        while stack:
+            n = stack.pop()
+            for m in links[n]:
+                if m not in component:
+                    component[m] = start
+                    stack.append(m)
+    open_count: dict[int, int] = {}
+    for n, c in component.items():
+        open_count[c] = open_count.get(c, 0) + open_edges[n]
+    return component, open_count
+
+
+def test_incremental_features_equal_a_recomputation_from_scratch():
+    for seed in range(12):
+        game = Game(["A", "B", "C"], seed=seed)
+        ai = RandomPlayer(seed)
+        while not game.finished:
+            game.apply(ai.choose(game))
+            if game.step != "tile":
+                continue
+            component, open_count = features_from_scratch(game)
+            board = game.board
+            groups: dict[int, set[int]] = {}
+            for n in component:
+                groups.setdefault(board.find(n), set()).add(n)
+            for root, nodes in groups.items():
+                assert {component[n] for n in nodes} == {component[root]}
+                assert set(board.members(root)) == nodes
+                if board.kind[root] in ("road", "city"):
+                    assert board.open[root] == open_count[component[root]]
+            assert len(groups) == len(set(component.values()))
