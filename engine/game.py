@@ -247,7 +247,7 @@ class Game:
             self._apply_meeple(move, events)
         elif mtype == "pass" and step == "figure":
             self._record(move)
-            self._after_figure(events)
+            self.after_figure(events)
         elif mtype in self._move_owner:
             owner = self._move_owner[mtype]
             owner.validate(self, move)
@@ -313,7 +313,7 @@ class Game:
         self._figure_options = options
         self.step = "figure"
         if not options and not self._figure_moves():
-            self._after_figure(events)
+            self.after_figure(events)
 
     def _apply_meeple(self, move: Move, events: list[Event]) -> None:
         node = self._target_node(move)
@@ -323,7 +323,7 @@ class Game:
             raise IllegalMove(f"{move.get('at')} already has a follower on its feature")
         self._record(move)
         self._put_follower(self.current, node, events)
-        self._after_figure(events)
+        self.after_figure(events)
 
     def _target_node(self, move: Move) -> int:
         """The node a meeple move names on the tile placed this turn."""
@@ -359,7 +359,7 @@ class Game:
         dx, dy = rt.offsets[ci]
         return {"x": p.x + dx, "y": p.y + dy, "at": at}
 
-    def _after_figure(self, events: list[Event]) -> None:
+    def after_figure(self, events: list[Event]) -> None:
         self._figure_options = {}
         for hook in self._hooks["after_figure"]:
             if hook(self, events):

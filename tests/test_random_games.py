@@ -152,3 +152,12 @@ def test_incremental_features_equal_a_recomputation_from_scratch():
                 if board.kind[root] in ("road", "city"):
                     assert board.open[root] == open_count[component[root]]
             assert len(groups) == len(set(component.values()))
+
+
+@pytest.mark.parametrize("sets", [("base", "toll")])
+def test_random_expansion_games_keep_the_invariants_and_replay(sets):
+    for seed in range(40):
+        game = play_random(seed, sets)
+        replayed, _, error = load(game.to_json())
+        assert error is None
+        assert fingerprint(replayed) == fingerprint(game)

@@ -3,5 +3,8 @@
 from __future__ import annotations
 
 from engine.expansions import Expansion
+from engine.expansions.toll import Tollkeepers
 
-EXPANSIONS: dict[str, type[Expansion]] = {}
+EXPANSIONS: dict[str, type[Expansion]] = {
+    "toll": Tollkeepers,
+}

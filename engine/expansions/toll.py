@@ -1,0 +1,147 @@
+"""The Tollkeepers: tollhouses on villages collect from the roads that end there.
+
+State (``game.state["toll"]``): player index -> {"x", "y", "value"} of their
+tollhouse once placed, and the tollhouses that collected for travellers this
+turn (they flip at the end of the turn, so every road of one turn uses the
+value the tollhouse had when the turn started).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.expansions import Event, Expansion, Move
+from engine.game import IllegalMove
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+DECORATIONS = ("farmhouse", "stable", "garden", "highwayman")
+
+
+def _state(game: Game) -> dict:
+    return game.state.setdefault("toll", {"houses": {}, "flip": []})
+
+
+def village_cells(game: Game) -> list[tuple[int, int]]:
+    return [(p.x, p.y) for p in game.board.placements if p.tile.village]
+
+
+def village_roads(game: Game, cell: tuple[int, int]) -> list[int]:
+    """Road nodes of the stubs that end at the village on ``cell``."""
+    board = game.board
+    p = board.placements[board.cells[cell][0]]
+    return [p.first_node + i for i, s in enumerate(p.tile.segments) if s.kind == "road"]
+
+
+def road_sights(game: Game, root: int) -> tuple[int, int]:
+    """(decorations, travellers groups) beside the road's own segments."""
+    decorations = travellers = 0
+    for n in game.board.members(root):
+        for name in game.board.segment_of(n).decorations:
+            if name == "travellers":
+                travellers += 1
+            elif name in DECORATIONS:
+                decorations += 1
+    return decorations, travellers
+
+
+class Tollkeepers(Expansion):
+    name = "toll"
+    move_types = ("toll",)
+
+    def figure_moves(self, game: Game) -> list[Move]:
+        houses = _state(game)["houses"]
+        taken = {(h["x"], h["y"]) for h in houses.values()}
+        return [{"type": "toll", "x": x, "y": y} for x, y in village_cells(game) if (x, y) not in taken]
+
+    def validate(self, game: Game, move: Move) -> None:
+        if game.step != "figure":
+            raise IllegalMove("a tollhouse is placed or moved instead of a follower, after placing your tile")
+        x, y = move.get("x"), move.get("y")
+        if not isinstance(x, int) or not isinstance(y, int):
+            raise IllegalMove('a toll move needs whole numbers "x" and "y"')
+        placed = game.board.cells.get((x, y))
+        if placed is None or not game.board.placements[placed[0]].tile.village:
+            raise IllegalMove(f"there is no village at ({x}, {y})")
+        for owner, house in _state(game)["houses"].items():
+            if (house["x"], house["y"]) == (x, y):
+                whose = "your" if owner == game.current else f"{game.players[owner]}'s"
+                raise IllegalMove(f"{whose} tollhouse already stands on the village at ({x}, {y})")
+
+    def apply(self, game: Game, move: Move, events: list[Event]) -> None:
+        houses = _state(game)["houses"]
+        house = houses.get(game.current)
+        moved = house is not None
+        value = house["value"] if house else 1
+        houses[game.current] = {"x": move["x"], "y": move["y"], "value": value}
+        events.append(
+            {
+                "type": "toll",
+                "action": "moved" if moved else "placed",
+                "player": game.players[game.current],
+                "x": move["x"],
+                "y": move["y"],
+                "value": value,
+            }
+        )
+        game.after_figure(events)
+
+    def on_completed(self, game: Game, root: int, events: list[Event]) -> None:
+        if game.board.kind[root] != "road":
+            return
+        state = _state(game)
+        for owner, house in sorted(state["houses"].items()):
+            if not any(game.board.find(n) == root for n in village_roads(game, (house["x"], house["y"]))):
+                continue
+            decorations, travellers = road_sights(game, root)
+            value = house["value"]
+            points = value * decorations + 3 * value * travellers
+            game.scores[owner] += points
+            if travellers and owner not in state["flip"]:
+                state["flip"].append(owner)
+            events.append(
+                {
+                    "type": "toll",
+                    "action": "collected",
+                    "player": game.players[owner],
+                    "x": house["x"],
+                    "y": house["y"],
+                    "value": value,
+                    "points": points,
+                }
+            )
+
+    def end_of_turn(self, game: Game, events: list[Event]) -> None:
+        state = _state(game)
+        for owner in state["flip"]:
+            house = state["houses"][owner]
+            house["value"] = 3 - house["value"]
+            events.append(
+                {"type": "toll", "action": "flipped", "player": game.players[owner], "value": house["value"]}
+            )
+        state["flip"] = []
+
+    def final_scoring(self, game: Game, events: list[Event]) -> None:
+        board = game.board
+        for owner, house in sorted(_state(game)["houses"].items()):
+            roots = {board.find(n) for n in village_roads(game, (house["x"], house["y"]))}
+            points = 0
+            for root in roots:
+                if board.open[root] > 0:
+                    points += sum(road_sights(game, root))
+            game.scores[owner] += points
+            events.append(
+                {
+                    "type": "toll",
+                    "action": "final",
+                    "player": game.players[owner],
+                    "x": house["x"],
+                    "y": house["y"],
+                    "points": points,
+                }
+            )
+
+    def to_state(self, game: Game) -> dict:
+        houses = _state(game)["houses"]
+        return {"tollhouses": {game.players[p]: dict(h) for p, h in houses.items()}}
