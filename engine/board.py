@@ -138,9 +138,17 @@ class Board:
     def feature_cells(self, node: int) -> set[Cell]:
         """Cells a feature spans ("tiles" in scoring: a double tile's cells count apart)."""
         out: set[Cell] = set()
-        for n in self.members(node):
-            out.update(self.node_cells(n))
-        return out
+        placements, node_place, nxt = self.placements, self.node_place, self.nxt
+        n = node
+        while True:
+            p = placements[node_place[n]]
+            if p.tile.multi_cell:
+                out.update(self.node_cells(n))
+            else:
+                out.add((p.x, p.y))
+            n = nxt[n]
+            if n == node:
+                return out
 
     def is_complete(self, root: int) -> bool:
         kind = self.kind[root]

@@ -301,7 +301,8 @@ class Game:
     def _enter_figure_step(self, events: list[Event]) -> None:
         board = self.board
         options: dict[int, tuple[int, str]] = {}
-        if self.supply[self.current] > 0 and all(h(self) for h in self._hooks["figure_allowed"]):
+        allowed = self._hooks["figure_allowed"]
+        if self.supply[self.current] > 0 and (not allowed or all(h(self) for h in allowed)):
             p = board.placements[self.placement]  # type: ignore[index]
             canonical = p.tile.rotations[p.rot // 90].canonical
             kinds, followers, find = board.kind, board.followers, board.find
@@ -312,7 +313,7 @@ class Game:
                     options[n] = target
         self._figure_options = options
         self.step = "figure"
-        if not options and not self._figure_moves():
+        if not options and not (self._hooks["figure_moves"] and self._figure_moves()):
             self.after_figure(events)
 
     def _apply_meeple(self, move: Move, events: list[Event]) -> None:
