@@ -169,6 +169,10 @@ class Game:
         return other
 
     # ------------------------------------------------------------------ queries
+    def expansion_state(self, name: str) -> dict[str, Any]:
+        """An expansion's state (read-only use: front ends and the renderer)."""
+        return self.state.get(name, {})
+
     @property
     def player_name(self) -> str:
         return self.players[self.current]
@@ -215,6 +219,15 @@ class Game:
         for hook in self._hooks["figure_moves"]:
             moves += hook(self)
         return moves
+
+    def figure_moves_if(self, x: int, y: int, rot: int) -> list[Move]:
+        """The follower moves the current player would have after placing the drawn
+        tile there (tried on a copy; this game does not change)."""
+        trial = self.clone()
+        trial.apply({"type": "tile", "x": x, "y": y, "rot": rot})
+        if trial.turn != self.turn or trial.step != "figure":
+            return []
+        return [m for m in trial.legal_moves() if m["type"] == "meeple"]
 
     def next_info(self) -> dict[str, Any] | None:
         """Whose decision is awaited and for what (None once finished)."""

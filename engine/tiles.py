@@ -88,7 +88,7 @@ class RotatedTile:
     cell_info: list[tuple] = field(default_factory=list)
 
 
-@dataclass
+@dataclass(eq=False)  # one object per tile type: compared and hashed by identity
 class TileType:
     id: str
     count: int

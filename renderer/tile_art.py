@@ -1,0 +1,386 @@
+"""Procedural tile art, drawn from the tile data alone (no image files).
+
+Every tile type is drawn at rotation 0 and turned for the other rotations, so
+two rotations of a tile always look rotated. Images are cached per (type,
+rotation, cell size): a board picture only pastes them.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+
+from PIL import Image, ImageDraw, ImageFilter, ImageFont
+
+from engine.tiledata.wheel import CROWN_SPACES, SECTORS
+from engine.tiles import HALVES, Segment, TileType
+from renderer import palette as pal
+
+# Cosmetic details that have no rule effect (RULES.md) and so no place in the tile data.
+EXTRAS = {
+    "river2.inn_bridge": "inn",
+    "river2.volcano_lake": "volcano",
+    "river1.lake": "lake",
+    "river1.spring": "spring",
+    "river2.spring": "spring",
+}
+
+Point = tuple[float, float]
+
+
+def _edge_mid(d: int, s: float) -> Point:
+    return [(s / 2, 0), (s, s / 2), (s / 2, s), (0, s / 2)][d]
+
+
+def _edge_corners(d: int, s: float) -> tuple[Point, Point]:
+    return [((0, 0), (s, 0)), ((s, 0), (s, s)), ((s, s), (0, s)), ((0, s), (0, 0))][d]
+
+
+def _half_point(h: int, s: float, inset: float = 0.0) -> Point:
+    """A point on half-edge h (a quarter along its edge), moved ``inset`` inwards."""
+    q = s / 4
+    pts = [(q, 0), (3 * q, 0), (s, q), (s, 3 * q), (3 * q, s), (q, s), (0, 3 * q), (0, q)]
+    x, y = pts[h]
+    d = h // 2
+    dx, dy = [(0, 1), (-1, 0), (0, -1), (1, 0)][d]
+    return x + dx * inset, y + dy * inset
+
+
+def _bezier(a: Point, c: Point, b: Point, steps: int = 12) -> list[Point]:
+    out = []
+    for i in range(steps + 1):
+        t = i / steps
+        out.append(
+            (
+                (1 - t) ** 2 * a[0] + 2 * (1 - t) * t * c[0] + t**2 * b[0],
+                (1 - t) ** 2 * a[1] + 2 * (1 - t) * t * c[1] + t**2 * b[1],
+            )
+        )
+    return out
+
+
+def _shift(points: list[Point], ox: float, oy: float) -> list[Point]:
+    return [(x + ox, y + oy) for x, y in points]
+
+
+@functools.lru_cache(maxsize=8)
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    return ImageFont.load_default(size=max(8, size))
+
+
+def _city_polygons(seg: Segment, s: float) -> list[list[Point]]:
+    """City shape per cell of a city segment, in cell-local pixels."""
+    by_cell: dict[int, list[int]] = {}
+    for ci, d in seg.edges:
+        by_cell.setdefault(ci, []).append(d)
+    polys = []
+    centre = (s / 2, s / 2)
+    for ci, dirs in by_cell.items():
+        cell_polys = []
+        if len(dirs) == 1 and len(seg.edges) == 1:
+            d = dirs[0]
+            a, b = _edge_corners(d, s)
+            depth = 0.3 * s
+            dx, dy = [(0, 1), (-1, 0), (0, -1), (1, 0)][d]
+            inner = [
+                (
+                    b[0] + (a[0] - b[0]) * t + dx * depth * math.sin(math.pi * t),
+                    b[1] + (a[1] - b[1]) * t + dy * depth * math.sin(math.pi * t),
+                )
+                for t in [i / 10 for i in range(11)]
+            ]
+            cell_polys.append([a, b] + inner[1:-1])
+        else:
+            for d in dirs:
+                a, b = _edge_corners(d, s)
+                cell_polys.append([a, b, centre])
+            if sorted(dirs) in ([0, 2], [1, 3]):
+                band = 0.28 * s
+                if sorted(dirs) == [1, 3]:
+                    cell_polys.append([(0, s / 2 - band), (s, s / 2 - band), (s, s / 2 + band), (0, s / 2 + band)])
+                else:
+                    cell_polys.append([(s / 2 - band, 0), (s / 2 + band, 0), (s / 2 + band, s), (s / 2 - band, s)])
+        polys.append((ci, cell_polys))
+    return polys  # type: ignore[return-value]
+
+
+def segment_spot(tile: TileType, seg: Segment, s: float) -> Point:
+    """Where a figure on this segment stands, in rot-0 tile pixels."""
+    if seg.kind in ("cloister", "castle") or not (seg.edges or seg.halves):
+        xs = [tile.cells[ci][0] for ci in seg.cells]
+        ys = [tile.cells[ci][1] for ci in seg.cells]
+        return ((min(xs) + max(xs) + 1) * s / 2, (min(ys) + max(ys) + 1) * s / 2)
+    if seg.kind == "field":
+        ci, h = seg.halves[0]
+        x, y = _half_point(h, s, 0.16 * s)
+        # Slide along the edge towards its corner, away from a road in the middle.
+        return x + tile.cells[ci][0] * s, y + tile.cells[ci][1] * s
+    ci, d = seg.edges[0]
+    ox, oy = tile.cells[ci][0] * s, tile.cells[ci][1] * s
+    if seg.kind == "city":
+        cell_dirs = [dd for cc, dd in seg.edges if cc == ci]
+        if len(cell_dirs) == 1:
+            mx, my = _edge_mid(d, s)
+            dx, dy = [(0, 1), (-1, 0), (0, -1), (1, 0)][d]
+            return mx + dx * 0.15 * s + ox, my + dy * 0.15 * s + oy
+        pts = [_edge_mid(dd, s) for dd in cell_dirs]
+        cx = (sum(p[0] for p in pts) / len(pts) + s / 2) / 2
+        cy = (sum(p[1] for p in pts) / len(pts) + s / 2) / 2
+        if len(cell_dirs) == 4 or sorted(cell_dirs) in ([0, 2], [1, 3]):
+            cx, cy = s / 2, s / 2
+        return cx + ox, cy + oy
+    mx, my = _edge_mid(d, s)
+    if len(seg.edges) == 2 and seg.edges[0][0] == seg.edges[1][0]:
+        a, b = _edge_mid(seg.edges[0][1], s), _edge_mid(seg.edges[1][1], s)
+        x, y = _bezier(a, (s / 2, s / 2), b, 2)[1]
+        return x + ox, y + oy
+    return (mx * 0.6 + s / 2 * 0.4) + ox, (my * 0.6 + s / 2 * 0.4) + oy
+
+
+def _draw_icon(draw: ImageDraw.ImageDraw, name: str, x: float, y: float, s: float) -> None:
+    r = s * 0.07
+    if name == "farmhouse":
+        draw.rectangle([x - r, y - r * 0.4, x + r, y + r], fill=(250, 245, 235), outline=(60, 40, 30))
+        draw.polygon([(x - r * 1.3, y - r * 0.4), (x + r * 1.3, y - r * 0.4), (x, y - r * 1.5)], fill=(160, 60, 40))
+    elif name == "stable":
+        draw.rectangle([x - r * 1.3, y - r * 0.6, x + r * 1.3, y + r], fill=(150, 100, 55), outline=(60, 40, 30))
+        draw.line([x - r * 1.3, y - r * 0.6, x + r * 1.3, y + r], fill=(60, 40, 30), width=1)
+    elif name == "garden":
+        draw.ellipse([x - r, y - r, x + r, y + r], fill=(60, 140, 60), outline=(30, 70, 30))
+        for k in range(5):
+            a = 2 * math.pi * k / 5
+            fx, fy = x + math.cos(a) * r * 0.55, y + math.sin(a) * r * 0.55
+            draw.ellipse([fx - r * 0.22, fy - r * 0.22, fx + r * 0.22, fy + r * 0.22], fill=(240, 90, 120))
+    elif name == "highwayman":
+        draw.ellipse([x - r * 0.5, y - r * 1.2, x + r * 0.5, y - r * 0.2], fill=(30, 30, 30))
+        draw.polygon([(x - r * 0.8, y + r), (x + r * 0.8, y + r), (x, y - r * 0.3)], fill=(30, 30, 30))
+        draw.line([x - r * 0.6, y - r * 0.75, x + r * 0.6, y - r * 0.75], fill=(200, 30, 30), width=max(1, int(r / 3)))
+    elif name == "travellers":
+        for k, col in enumerate([(200, 60, 60), (60, 60, 200), (220, 170, 40)]):
+            px = x + (k - 1) * r * 0.9
+            draw.ellipse([px - r * 0.35, y - r * 1.0, px + r * 0.35, y - r * 0.3], fill=col, outline=(20, 20, 20))
+            draw.rectangle([px - r * 0.35, y - r * 0.3, px + r * 0.35, y + r * 0.7], fill=col, outline=(20, 20, 20))
+
+
+def _draw_tile(tile: TileType, s: int) -> Image.Image:
+    xs = [c[0] for c in tile.cells]
+    ys = [c[1] for c in tile.cells]
+    w, h = (max(xs) + 1) * s, (max(ys) + 1) * s
+    img = Image.new("RGBA", (w, h), pal.FIELD + (255,))
+    draw = ImageDraw.Draw(img)
+    extra = EXTRAS.get(tile.id)
+    wheel = tile.id == "wheel.start"
+    road_w = max(3, s // 8)
+    river_w = max(4, s // 5)
+
+    if wheel:
+        cx, cy, rad = w / 2, h / 2, w * 0.42
+        draw.ellipse(
+            [cx - rad, cy - rad, cx + rad, cy + rad], fill=pal.PARCHMENT, outline=pal.WALL, width=max(2, s // 24)
+        )
+        f = font(int(s * 0.22))
+        for i, name in enumerate(SECTORS):
+            a0 = -90 + 60 * i
+            draw.pieslice(
+                [cx - rad, cy - rad, cx + rad, cy + rad], a0, a0 + 60, outline=pal.WALL, width=max(1, s // 32)
+            )
+            mid = math.radians(a0 + 30)
+            tx, ty = cx + math.cos(mid) * rad * 0.62, cy + math.sin(mid) * rad * 0.62
+            draw.text((tx, ty), name.capitalize(), fill=pal.MARGIN_TEXT, font=f, anchor="mm")
+            for px, py in crown_points(i, w, h):
+                draw.ellipse(
+                    [px - s * 0.12, py - s * 0.12, px + s * 0.12, py + s * 0.12], fill=pal.CROWN, outline=pal.WALL
+                )
+        draw.ellipse([cx - s * 0.2, cy - s * 0.2, cx + s * 0.2, cy + s * 0.2], fill=pal.WALL)
+
+    # Cities, with a wall line along their inner border.
+    mask = Image.new("L", (w, h), 0)
+    mdraw = ImageDraw.Draw(mask)
+    for seg in tile.segments:
+        if seg.kind != "city":
+            continue
+        for ci, polys in _city_polygons(seg, s):
+            ox, oy = tile.cells[ci][0] * s, tile.cells[ci][1] * s
+            for poly in polys:
+                mdraw.polygon(_shift(poly, ox, oy), fill=255)
+    if mask.getbbox():
+        img.paste(pal.CITY + (255,), (0, 0), mask)
+        edge = mask.filter(ImageFilter.FIND_EDGES).filter(ImageFilter.MaxFilter(3))
+        border = Image.new("L", (w, h), 0)
+        ImageDraw.Draw(border).rectangle([2, 2, w - 3, h - 3], fill=255)
+        edge = Image.composite(edge, Image.new("L", (w, h), 0), border)
+        img.paste(pal.WALL + (255,), (0, 0), edge)
+
+    # Rivers, then roads (bridges cross over the river).
+    for kind, colour, width in (("river", pal.RIVER, river_w), ("road", pal.ROAD, road_w)):
+        for seg in tile.segments:
+            if seg.kind != kind:
+                continue
+            for path in _paths(tile, seg, s):
+                if kind == "road":
+                    draw.line(path, fill=pal.ROAD_EDGE, width=width + max(2, s // 32), joint="curve")
+                draw.line(path, fill=colour, width=width, joint="curve")
+    river_stubs = [seg for seg in tile.segments if seg.kind == "river"]
+    if len(river_stubs) >= 3 or extra == "spring" or tile.id == "river2.city_end":
+        r = s * 0.14
+        draw.ellipse([s / 2 - r, s / 2 - r, s / 2 + r, s / 2 + r], fill=pal.RIVER)
+    if extra in ("lake", "volcano"):
+        r = s * 0.3
+        draw.ellipse([s / 2 - r, s / 2 - r, s / 2 + r, s / 2 + r], fill=pal.LAKE)
+        if extra == "volcano":
+            draw.polygon([(s * 0.38, s * 0.6), (s * 0.62, s * 0.6), (s * 0.5, s * 0.36)], fill=pal.VOLCANO)
+            draw.polygon([(s * 0.46, s * 0.42), (s * 0.54, s * 0.42), (s * 0.5, s * 0.36)], fill=(230, 80, 30))
+    if tile.lake:
+        r = s * 0.27
+        draw.ellipse([s / 2 - r, s / 2 - r, s / 2 + r, s / 2 + r], fill=pal.LAKE)
+        for seg in tile.segments:
+            if seg.kind == "road":
+                d = seg.edges[0][1]
+                mx, my = _edge_mid(d, s)
+                jx, jy = (mx + s / 2) / 2 * 0.5 + mx * 0.5, (my + s / 2) / 2 * 0.5 + my * 0.5
+                px, py = (mx * 0.25 + s / 2 * 0.75), (my * 0.25 + s / 2 * 0.75)
+                draw.line([(jx, jy), (px, py)], fill=pal.JETTY, width=max(3, s // 10))
+    if extra == "inn":
+        _house(draw, s * 0.72, s * 0.3, s * 0.1, (200, 160, 60))
+
+    for seg in tile.segments:
+        if seg.kind == "cloister":
+            cx, cy = s / 2, s / 2
+            if river_stubs:
+                cy = s * 0.26
+            r = s * 0.16
+            draw.rectangle([cx - r, cy - r * 0.6, cx + r, cy + r], fill=pal.CLOISTER_WALL, outline=(60, 40, 30))
+            draw.polygon(
+                [(cx - r * 1.2, cy - r * 0.6), (cx + r * 1.2, cy - r * 0.6), (cx, cy - r * 1.5)], fill=pal.CLOISTER_ROOF
+            )
+            draw.rectangle([cx - r * 0.2, cy + r * 0.3, cx + r * 0.2, cy + r], fill=(60, 40, 30))
+        if seg.kind == "castle":
+            cx, cy = w / 2, h / 2
+            bw, bh = s * 0.55, s * 0.32
+            draw.rectangle(
+                [cx - bw, cy - bh, cx + bw, cy + bh], fill=pal.CASTLE, outline=pal.CASTLE_EDGE, width=max(2, s // 32)
+            )
+            step = bw / 4
+            for k in range(8):
+                if k % 2 == 0:
+                    bx = cx - bw + k * step
+                    draw.rectangle(
+                        [bx, cy - bh - step * 0.6, bx + step, cy - bh], fill=pal.CASTLE, outline=pal.CASTLE_EDGE
+                    )
+            draw.rectangle([cx - s * 0.08, cy, cx + s * 0.08, cy + bh], fill=pal.CASTLE_EDGE)
+        if seg.kind == "city" and seg.pennants:
+            px, py = segment_spot(tile, seg, s)
+            px, py = px + s * 0.14, py - s * 0.1
+            r = s * 0.08
+            draw.polygon(
+                [
+                    (px - r, py - r),
+                    (px + r, py - r),
+                    (px + r, py + r * 0.3),
+                    (px, py + r * 1.2),
+                    (px - r, py + r * 0.3),
+                ],
+                fill=pal.PENNANT,
+                outline=(255, 255, 255),
+            )
+            draw.line([(px, py - r * 0.8), (px, py + r * 0.8)], fill=(255, 255, 255), width=max(1, s // 48))
+            draw.line(
+                [(px - r * 0.7, py - r * 0.1), (px + r * 0.7, py - r * 0.1)],
+                fill=(255, 255, 255),
+                width=max(1, s // 48),
+            )
+        for name in seg.decorations:
+            x, y = _beside_road(tile, seg, s)
+            _draw_icon(draw, name, x, y, s)
+    for k, name in enumerate(tile.loose_decorations):
+        _draw_icon(draw, name, s * (0.2 + 0.15 * k), s * 0.8, s)
+    if tile.village:
+        _house(draw, s / 2, s / 2, s * 0.11, pal.VILLAGE)
+    if tile.wheel_icon:
+        r = s * 0.13
+        x, y = s - r * 1.3, r * 1.3
+        draw.ellipse([x - r, y - r, x + r, y + r], fill=pal.PARCHMENT, outline=pal.WALL, width=max(1, s // 48))
+        draw.text((x, y), str(tile.wheel_icon), fill=pal.MARGIN_TEXT, font=font(int(r * 1.5)), anchor="mm")
+    # A fine grid line between tiles.
+    draw.rectangle([0, 0, w - 1, h - 1], outline=(90, 110, 60, 255))
+    return img
+
+
+def crown_points(sector: int, w: float, h: float) -> list[Point]:
+    """Pixel positions of a sector's crown spaces on the wheel tile (rot 0)."""
+    cx, cy, rad = w / 2, h / 2, w * 0.42
+    n = CROWN_SPACES[SECTORS[sector]]
+    mid = math.radians(-90 + 60 * sector + 30)
+    pts = []
+    for k in range(n):
+        a = mid + (k - (n - 1) / 2) * math.radians(18)
+        pts.append((cx + math.cos(a) * rad * 0.85, cy + math.sin(a) * rad * 0.85))
+    return pts
+
+
+def _house(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, colour: tuple[int, int, int]) -> None:
+    draw.rectangle([x - r, y - r * 0.5, x + r, y + r], fill=colour, outline=(60, 40, 30))
+    draw.polygon(
+        [(x - r * 1.25, y - r * 0.5), (x + r * 1.25, y - r * 0.5), (x, y - r * 1.4)],
+        fill=pal.VILLAGE_ROOF,
+        outline=(60, 40, 30),
+    )
+
+
+def _paths(tile: TileType, seg: Segment, s: float) -> list[list[Point]]:
+    """Centre lines of a road or river segment, in rot-0 tile pixels."""
+    out = []
+    by_cell: dict[int, list[int]] = {}
+    for ci, d in seg.edges:
+        by_cell.setdefault(ci, []).append(d)
+    for ci, dirs in by_cell.items():
+        ox, oy = tile.cells[ci][0] * s, tile.cells[ci][1] * s
+        centre = (s / 2, s / 2)
+        if len(dirs) == 2 and (dirs[0] - dirs[1]) % 2 == 0:
+            out.append(_shift([_edge_mid(dirs[0], s), _edge_mid(dirs[1], s)], ox, oy))
+        elif len(dirs) == 2:
+            out.append(_shift(_bezier(_edge_mid(dirs[0], s), centre, _edge_mid(dirs[1], s)), ox, oy))
+        else:
+            for d in dirs:
+                mx, my = _edge_mid(d, s)
+                end = centre if not tile.multi_cell else ((mx + s / 2) / 2, (my + s / 2) / 2)
+                out.append(_shift([(mx, my), end], ox, oy))
+    return out
+
+
+def _beside_road(tile: TileType, seg: Segment, s: float) -> Point:
+    ci, d = seg.edges[0]
+    mx, my = _edge_mid(d, s)
+    x, y = (mx + s / 2) / 2, (my + s / 2) / 2
+    px, py = [(1, 0), (0, 1), (-1, 0), (0, -1)][d]  # to the right of the road, looking inwards
+    return x + px * s * 0.17 + tile.cells[ci][0] * s, y + py * s * 0.17 + tile.cells[ci][1] * s
+
+
+@functools.lru_cache(maxsize=2048)
+def tile_image(tile: TileType, rot: int, size: int) -> Image.Image:
+    """The tile's picture at a rotation, ``size`` pixels per cell. Cached."""
+    if rot == 0:
+        return _draw_tile(tile, size)
+    base = tile_image(tile, 0, size)
+    turn = {90: Image.Transpose.ROTATE_270, 180: Image.Transpose.ROTATE_180, 270: Image.Transpose.ROTATE_90}[rot]
+    return base.transpose(turn)
+
+
+def rotate_point(p: Point, w: float, h: float, rot: int) -> Point:
+    """Where a point of a w x h rot-0 image lands once the image turns ``rot`` clockwise."""
+    x, y = p
+    for _ in range(rot // 90):
+        x, y, w, h = h - y, x, h, w
+    return x, y
+
+
+def spots(tile: TileType, rot: int, size: int) -> list[Point]:
+    """Per segment, where its figure stands, in the rotated tile image's pixels."""
+    xs = [c[0] for c in tile.cells]
+    ys = [c[1] for c in tile.cells]
+    w, h = (max(xs) + 1) * size, (max(ys) + 1) * size
+    return [rotate_point(segment_spot(tile, seg, size), w, h, rot) for seg in tile.segments]
+
+
+def half_name(h: int) -> str:
+    return HALVES[h]

@@ -1,0 +1,110 @@
+"""Board pictures: sizes, figures where the state has them, every tile, determinism."""
+
+import io
+
+import pytest
+from PIL import Image
+
+from engine import Game
+from engine.ai import GreedyPlayer, RandomPlayer
+from engine.catalog import TILE_TYPES
+from renderer import palette as pal
+from renderer.board import frame_for, label_cells, png_bytes, render_board
+from renderer.gallery import gallery
+from renderer.preview import render_preview, spot_targets
+from renderer.summary import render_final, replay_gif
+from renderer.tile_art import spots, tile_image
+from tests.helpers import meeple, play, tile
+
+
+def finished_game(seed=3, players=3, sets=("base", "toll")) -> Game:
+    game = Game([f"P{i}" for i in range(players)], list(sets), seed=seed)
+    ais = [GreedyPlayer(seed + i) for i in range(players)]
+    while not game.finished:
+        game.apply(ais[game.actor].choose(game))
+    return game
+
+
+@pytest.mark.parametrize("tile_type", list(TILE_TYPES.values()), ids=lambda t: t.id)
+def test_every_tile_renders_in_every_rotation(tile_type):
+    images = [tile_image(tile_type, rot, 48) for rot in (0, 90, 180, 270)]
+    w, h = images[0].size
+    assert (w, h) == (48 * (1 + max(c[0] for c in tile_type.cells)), 48 * (1 + max(c[1] for c in tile_type.cells)))
+    assert images[1].size == (h, w)
+    if tile_type.distinct_rots != (0,):
+        assert images[0].tobytes() != images[1].tobytes() or images[0].tobytes() != images[2].tobytes()
+    assert len(spots(tile_type, 90, 48)) == len(tile_type.segments)
+
+
+def test_the_gallery_shows_every_tile():
+    img = gallery(size=32)
+    assert img.width > 300 and img.height > 300
+
+
+def test_a_meeple_is_drawn_in_its_player_colour_where_it_stands():
+    game, _ = play(["base.U", "base.B"], [tile(1, 0), meeple("road:W")], players=("Ann", "Bob", "Cy"))
+    game.apply(tile(0, 1))
+    game.apply({"type": "pass"})  # Bob passes; Ann's thief stays on the road at (1,0)
+    frame = frame_for([c for p in game.board.placements for c in p.cells])
+    img = render_board(game, frame=frame)
+    p = game.board.placements[1]
+    sx, sy = spots(p.tile, p.rot, frame.cell)[0]
+    ox, oy = frame.origin(1, 0)
+    assert img.getpixel((int(ox + sx), int(oy + sy))) == pal.PLAYERS[0]
+    # Bob has no follower: his colour appears nowhere.
+    assert pal.PLAYERS[1] not in {c for _, c in img.getcolors(1 << 20)}
+
+
+def test_board_size_bounds_and_png_size_for_a_long_game():
+    game = Game(["A", "B"], ["base", "toll"], seed=1)
+    ai = RandomPlayer(1)
+    while not game.finished:
+        game.apply(ai.choose(game))
+    img = render_board(game)
+    assert max(img.size) <= 4096
+    assert min(img.size) >= 400
+    data = png_bytes(img)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert len(data) < 1024 * 1024
+
+
+def test_legal_cells_are_labelled_and_framed():
+    game = Game(["Ann", "Bob"], seed=2)
+    labels = label_cells(list(game.legal_placements()))
+    assert sorted(labels.values())[0] == "A"
+    plain = render_board(game)
+    marked = render_board(game, legal=labels)
+    assert marked.size >= plain.size
+    assert marked.tobytes() != plain.tobytes()
+
+
+def test_label_cells_go_past_z():
+    labels = label_cells([(x, 0) for x in range(30)])
+    assert labels[(0, 0)] == "A" and labels[(25, 0)] == "Z" and labels[(26, 0)] == "AA"
+
+
+def test_same_state_same_picture():
+    a, b = finished_game(5, 2), finished_game(5, 2)
+    assert png_bytes(render_board(a)) == png_bytes(render_board(b))
+
+
+def test_preview_numbers_the_spots_in_panel_order():
+    game = Game(["Ann", "Bob"], seed=2)
+    (x, y), rots = max(game.legal_placements().items(), key=lambda kv: len(kv[1]))
+    assert len(rots) >= 2
+    img = render_preview(game, x, y)
+    assert img.width >= len(rots) * 3 * 96  # one candidate (3 x 3 cells) per legal rotation, side by side
+    targets = spot_targets(game, x, y, rots[0])
+    assert [m for _, m in targets] == game.figure_moves_if(x, y, rots[0])
+    with pytest.raises(ValueError, match="no legal rotation"):
+        render_preview(game, 50, 50)
+
+
+def test_final_picture_and_replay_animation():
+    game = finished_game(7, 3)
+    final = render_final(game)
+    assert final.height > render_board(game).height
+    gif = replay_gif(game.to_json())
+    assert len(gif) < 8 * 1024 * 1024
+    anim = Image.open(io.BytesIO(gif))
+    assert anim.format == "GIF" and anim.n_frames == len(game.board.placements)
