@@ -1,57 +1,32 @@
 """Entry point.
 
     python bot.py              run the Discord bot (needs DISCORD_TOKEN in .env)
-    python bot.py demo ...     AI players play a whole game offline and write its record
+    python bot.py demo ...     computer players play a whole game offline (pictures, record, replay)
+    python bot.py play ...     a game in the terminal, humans and computers
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import asyncio
 import os
 import sys
 from pathlib import Path
 
-from engine import BadSetup, Game
-from engine.ai import GreedyPlayer, RandomPlayer
 
-
-def demo(args: argparse.Namespace) -> int:
-    sets = [s.strip() for s in args.sets.split(",") if s.strip()]
-    names = [f"AI {i + 1}" for i in range(args.players)]
+def _load_env() -> None:
     try:
-        game = Game(names, sets, seed=args.seed)
-    except BadSetup as exc:
-        print(f"cannot set up that game: {exc}", file=sys.stderr)
-        return 2
-    players = [GreedyPlayer(args.seed + i) if i % 2 == 0 else RandomPlayer(args.seed + i) for i in range(args.players)]
-    total, shown = game.bag_left, -1
-    while not game.finished:
-        game.apply(players[game.actor].choose(game))
-        done = total - game.bag_left
-        if done != shown and sys.stdout.isatty():
-            shown = done
-            bar = "#" * (30 * done // max(1, total))
-            print(f"\r[{bar:<30}] {done}/{total} tiles", end="", flush=True)
-    if shown >= 0:
-        print()
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
-    record_path = out / "record.json"
-    record_path.write_text(json.dumps(game.to_json(), indent=1))
-    for name, score in sorted(game.score_table().items(), key=lambda kv: -kv[1]):
-        print(f"{name:>6}: {score}")
-    print(f"record written to {record_path} (replay it: python -m engine.replay {record_path})")
-    return 0
+        from dotenv import load_dotenv
+    except ImportError:  # the demo and the console run without it
+        return
+    load_dotenv()
+
+
+def _sets(text: str) -> list[str]:
+    return [s.strip() for s in text.split(",") if s.strip()]
 
 
 def run_bot() -> int:
-    try:
-        from dotenv import load_dotenv
-
-        load_dotenv()
-    except ImportError:
-        pass
     if not os.environ.get("DISCORD_TOKEN"):
         print(
             "DISCORD_TOKEN is not set: copy .env.example to .env and put your bot token there "
@@ -64,16 +39,33 @@ def run_bot() -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
+    _load_env()
     parser = argparse.ArgumentParser(prog="bot.py", description="Carcassonne on Discord")
     sub = parser.add_subparsers(dest="command")
-    p_demo = sub.add_parser("demo", help="AI players play a whole game offline")
-    p_demo.add_argument("--sets", default="base", help="comma-separated sets, e.g. base,river1")
-    p_demo.add_argument("--players", type=int, default=2, choices=range(2, 7), metavar="N", help="2 to 6")
+    p_demo = sub.add_parser("demo", help="computer players play a whole game offline")
+    p_demo.add_argument("--sets", default="base", help="comma-separated sets, e.g. base,toll")
+    p_demo.add_argument("--players", type=int, default=3, choices=range(2, 7), metavar="N", help="2 to 6")
     p_demo.add_argument("--seed", type=int, default=1)
-    p_demo.add_argument("--out", default="demo-out", help="folder for the record")
+    p_demo.add_argument("--out", default="demo-out", help="folder for the database, pictures and record")
+    p_demo.add_argument("--no-pictures", action="store_true", help="only the record")
+    p_play = sub.add_parser("play", help="play in the terminal (commands are read from stdin)")
+    p_play.add_argument("--sets", default="base")
+    p_play.add_argument("--humans", default="You", help="comma-separated names of the human players")
+    p_play.add_argument("--ai", type=int, default=1, help="number of computer players")
+    p_play.add_argument("--seed", type=int, default=None)
+    p_play.add_argument("--db", default=os.environ.get("DATABASE_PATH", "data/carcassonne.db"))
+    p_play.add_argument("--pictures", default=None, help="folder for a board picture before each turn")
     args = parser.parse_args(argv)
     if args.command == "demo":
-        return demo(args)
+        from console.demo import run_demo
+
+        return asyncio.run(run_demo(_sets(args.sets), args.players, args.seed, Path(args.out), not args.no_pictures))
+    if args.command == "play":
+        from console.play import run_console
+
+        humans = [h.strip() for h in args.humans.split(",") if h.strip()]
+        pictures = Path(args.pictures) if args.pictures else None
+        return asyncio.run(run_console(_sets(args.sets), humans, args.ai, args.seed, Path(args.db), pictures))
     return run_bot()
 
 

@@ -2,4 +2,8 @@
 
 from engine.game import BadSetup, Game, IllegalMove
 
-__all__ = ["Game", "IllegalMove", "BadSetup"]
+# Bumped whenever the same record could replay differently (a rules fix): cached
+# snapshots written by another version are then ignored and games replayed.
+ENGINE_VERSION = "1"
+
+__all__ = ["Game", "IllegalMove", "BadSetup", "ENGINE_VERSION"]

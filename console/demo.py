@@ -1,0 +1,87 @@
+"""``python bot.py demo``: computer players play a whole game through the service.
+
+Uses a real SQLite file, writes the board picture after every turn, the final
+picture, the record and the replay animation.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from engine import Game
+from renderer.board import png_bytes, render_board
+from renderer.summary import render_final, replay_gif
+from service import GameService, LobbyOptions, ServiceError
+from storage import Store, open_database
+
+
+class Progress:
+    """A one-line progress bar on a terminal; a line every 10 turns otherwise."""
+
+    def __init__(self, total: int) -> None:
+        self.total = max(1, total)
+        self.tty = sys.stderr.isatty()
+
+    def show(self, done: int, text: str) -> None:
+        if self.tty:
+            bar = "#" * (30 * done // self.total)
+            print(f"\r[{bar:<30}] {done}/{self.total} {text[:50]:<50}", end="", file=sys.stderr, flush=True)
+        elif done % 10 == 0 or done == self.total:
+            print(f"{done}/{self.total} tiles placed", file=sys.stderr)
+
+    def close(self) -> None:
+        if self.tty:
+            print(file=sys.stderr)
+
+
+async def run_demo(sets: list[str], players: int, seed: int, out: Path, pictures: bool = True) -> int:
+    out.mkdir(parents=True, exist_ok=True)
+    db_path = out / "demo.db"
+    db = await open_database(db_path)
+    try:
+        service = GameService(Store(db))
+        try:
+            lobby = await service.create_lobby(
+                "demo-host", "host", LobbyOptions(sets=sets, max_players=players, seed=seed), seat_creator=False
+            )
+            for i in range(players):
+                await service.add_ai(lobby.id, "demo-host", greedy=i % 2 == 0)
+        except ServiceError as exc:
+            print(f"cannot set up that game: {exc}", file=sys.stderr)
+            return 2
+        progress: Progress | None = None
+        turns = 0
+
+        def after_turn(game: Game, events: list[dict[str, Any]]) -> None:
+            nonlocal progress, turns
+            turns += 1
+            if progress is None:
+                progress = Progress(len(game.board.placements) + game.bag_left - 1)
+            placed = len(game.board.placements) - 1
+            if pictures:
+                (out / f"board-{turns:03d}.png").write_bytes(png_bytes(render_board(game)))
+            line = next((e for e in events if e["type"] == "tile_placed"), None)
+            progress.show(placed, f"{line['player']}: {line['tile']}" if line else "")
+
+        await service.start(lobby.id, "demo-host", autoplay=False)
+        await service.run_automatic(lobby.id, on_turn=after_turn)
+        if progress:
+            progress.close()
+        row, game = await service.game(lobby.id)
+        record = await service.export(lobby.id)
+        (out / "record.json").write_text(json.dumps(record, indent=1))
+        if pictures:
+            render_final(game).save(out / "final.png")
+            (out / "replay.gif").write_bytes(replay_gif(record))
+        print(f"game #{row.id} ({', '.join(game.sets)}), {turns} turns")
+        for name, score in sorted(game.score_table().items(), key=lambda kv: -kv[1]):
+            print(f"  {name:<8} {score:>4}")
+        made = "record.json" + (", final.png, replay.gif and a board-NNN.png per turn" if pictures else "")
+        print(f"wrote {made} to {out}/ (database: {db_path})")
+        print(f"replay the record: python -m engine.replay {out / 'record.json'}")
+        return 0
+    finally:
+        await db.close()

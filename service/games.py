@@ -1,0 +1,591 @@
+"""The game service: lobbies, turns, deadlines. Front-end agnostic and async.
+
+Every front end (Discord cogs, the console, the demo) goes through this class.
+Games live in the store as a setup plus an append-only move log; the service
+keeps the replayed engine games in memory and persists each turn in one
+transaction with a version check, so two submissions for the same turn never
+both count.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from engine import ENGINE_VERSION, BadSetup, Game, IllegalMove
+from engine.ai import GreedyPlayer, RandomPlayer
+from engine.game import check_sets
+from engine.record import BadRecord, load
+from service.announce import announce
+from storage import Conflict, GameRow, NotFound, Store
+
+SNAPSHOT_EVERY = 20  # moves between two snapshots
+TIMEOUT_POLICIES = ("skip", "forfeit")
+AI_PREFIX = "ai:"
+AUTO_USER = "auto"  # who the log credits for moves made on an absent player's behalf
+
+
+class ServiceError(Exception):
+    """Something a user asked for that cannot be done; the message says why."""
+
+
+class AlreadyPlayed(ServiceError):
+    pass
+
+
+class GameCorrupted(ServiceError):
+    """A game whose stored rows cannot be replayed. Only that game is affected."""
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass
+class LobbyOptions:
+    sets: list[str] = field(default_factory=lambda: ["base"])
+    max_players: int = 5
+    turn_limit: int = 24 * 3600  # seconds per turn; 0 = no limit
+    timeout_policy: str = "skip"
+    seed: int | None = None
+
+    def checked(self) -> LobbyOptions:
+        try:
+            sets = check_sets(list(self.sets))
+        except BadSetup as exc:
+            raise ServiceError(str(exc)) from None
+        if not 2 <= self.max_players <= 6:
+            raise ServiceError("a game takes 2 to 6 players")
+        if self.turn_limit < 0 or (0 < self.turn_limit < 60):
+            raise ServiceError("the turn limit is at least a minute (or 0 for none)")
+        if self.timeout_policy not in TIMEOUT_POLICIES:
+            raise ServiceError(f"the timeout policy is one of {', '.join(TIMEOUT_POLICIES)}")
+        seed = self.seed if self.seed is not None else secrets.randbelow(2**31)
+        return LobbyOptions(sets, self.max_players, self.turn_limit, self.timeout_policy, seed)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "sets": self.sets,
+            "max_players": self.max_players,
+            "turn_limit": self.turn_limit,
+            "timeout_policy": self.timeout_policy,
+            "seed": self.seed,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> LobbyOptions:
+        return cls(**{k: data[k] for k in ("sets", "max_players", "turn_limit", "timeout_policy", "seed") if k in data})
+
+
+@dataclass
+class Choice:
+    """One option of a step, with the label a player sees."""
+
+    label: str
+    move: dict[str, Any]
+
+
+@dataclass
+class TurnView:
+    """Whose decision the game awaits, with everything a panel needs to offer it."""
+
+    game_id: int
+    version: int
+    finished: bool
+    turn: int
+    step: str | None
+    player: str | None  # engine name of whoever must act
+    user_id: str | None
+    tile: str | None
+    placements: dict[tuple[int, int], tuple[int, ...]]
+    choices: list[Choice]
+    scores: dict[str, int]
+    supply: dict[str, int]
+    bag_left: int
+    started_at: datetime | None
+    deadline: datetime | None
+
+
+@dataclass
+class PlayResult:
+    events: list[dict[str, Any]]
+    lines: list[str]
+    turn: TurnView
+
+
+@dataclass
+class Notice:
+    """Something the deadline clock did: a reminder due, or a turn timed out."""
+
+    kind: str  # "reminder" | "timeout"
+    game_id: int
+    user_id: str
+    player: str
+    lines: list[str]
+    turn: TurnView | None = None
+
+
+def choice_label(move: dict[str, Any], number: int | None = None) -> str:
+    """How a move reads in a list of choices (figure spots are numbered like the preview)."""
+    kind = move["type"]
+    prefix = f"{number}. " if number is not None else ""
+    if kind == "meeple":
+        feature, _, side = move["at"].partition(":")
+        where = f" ({side})" if side else ""
+        cell = f" at ({move['x']}, {move['y']})" if "x" in move else ""
+        role = {"road": "thief", "city": "knight", "field": "farmer", "cloister": "monk", "castle": "lord"}
+        return f"{prefix}{role.get(feature, 'follower')} on the {feature}{where}{cell}"
+    if kind == "pass":
+        return "no figure" if number is None else f"{prefix}pass"
+    if kind == "toll":
+        return f"{prefix}tollhouse on the village at ({move['x']}, {move['y']})"
+    if kind == "tile":
+        return f"{prefix}tile at ({move['x']}, {move['y']}) turned {move['rot']}°"
+    return prefix + ", ".join(f"{k} {v}" for k, v in move.items() if k != "player")
+
+
+class GameService:
+    def __init__(self, store: Store, clock: Callable[[], datetime] = utcnow) -> None:
+        self.store = store
+        self.clock = clock
+        self._games: dict[int, tuple[int, Game]] = {}  # id -> (version, replayed game)
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def _lock(self, game_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(game_id, asyncio.Lock())
+
+    # ------------------------------------------------------------------ lobbies
+    async def create_lobby(
+        self, creator_id: str, creator_name: str, options: LobbyOptions, guild_id: str | None = None,
+        channel_id: str | None = None, seat_creator: bool = True,
+    ) -> GameRow:  # fmt: skip
+        """Open a lobby; its creator takes the first seat unless ``seat_creator`` is False
+        (a host who only watches, like the offline demo)."""
+        opts = options.checked()
+        now = self.clock()
+        game_id = await self.store.create_game(creator_id, opts.to_json(), now, guild_id, channel_id)
+        if seat_creator:
+            await self.store.add_seat(game_id, creator_id, creator_name, False, now, opts.max_players)
+        return await self.store.get_game(game_id)
+
+    async def lobby(self, game_id: int) -> GameRow:
+        try:
+            return await self.store.get_game(game_id)
+        except NotFound as exc:
+            raise ServiceError(str(exc)) from None
+
+    async def join(self, game_id: int, user_id: str, name: str) -> GameRow:
+        row = await self.lobby(game_id)
+        try:
+            await self.store.add_seat(game_id, user_id, name, False, self.clock(), row.options["max_players"])
+        except Conflict as exc:
+            raise ServiceError(str(exc)) from None
+        return await self.lobby(game_id)
+
+    async def add_ai(self, game_id: int, by_user: str, greedy: bool = True) -> GameRow:
+        row = await self.lobby(game_id)
+        if by_user != row.creator_id:
+            raise ServiceError("only the player who opened the lobby can add computer players")
+        n = sum(1 for s in row.seats if s.is_ai) + 1
+        kind = "greedy" if greedy else "random"
+        try:
+            await self.store.add_seat(
+                game_id, f"{AI_PREFIX}{kind}:{n}", f"Bot {n}", True, self.clock(), row.options["max_players"]
+            )
+        except Conflict as exc:
+            raise ServiceError(str(exc)) from None
+        return await self.lobby(game_id)
+
+    async def leave(self, game_id: int, user_id: str) -> GameRow:
+        try:
+            await self.store.remove_seat(game_id, user_id)
+        except Conflict as exc:
+            raise ServiceError(str(exc)) from None
+        return await self.lobby(game_id)
+
+    async def set_options(self, game_id: int, by_user: str, **changes: Any) -> GameRow:
+        row = await self.lobby(game_id)
+        if by_user != row.creator_id:
+            raise ServiceError("only the player who opened the lobby can change its options")
+        if row.status != "lobby":
+            raise ServiceError("the game has already started")
+        merged = LobbyOptions.from_json(row.options)
+        for key, value in changes.items():
+            setattr(merged, key, value)
+        opts = merged.checked()
+        if len(row.seats) > opts.max_players:
+            raise ServiceError(f"{len(row.seats)} players are already seated")
+        try:
+            await self.store.set_options(game_id, opts.to_json(), self.clock())
+        except Conflict as exc:
+            raise ServiceError(str(exc)) from None
+        return await self.lobby(game_id)
+
+    async def start(self, game_id: int, by_user: str, autoplay: bool = True) -> TurnView:
+        """Fix the seat order (shuffled with the game's seed) and deal the first tile.
+
+        With ``autoplay`` the computer players who sit first play at once; without,
+        the caller runs ``run_automatic`` itself (to watch every turn).
+        """
+        async with self._lock(game_id):
+            row = await self.lobby(game_id)
+            if row.status != "lobby":
+                raise ServiceError("the game has already started")
+            if by_user != row.creator_id:
+                raise ServiceError("only the player who opened the lobby can start the game")
+            if len(row.seats) < 2:
+                raise ServiceError("at least 2 players are needed to start")
+            opts = LobbyOptions.from_json(row.options)
+            seats = list(row.seats)
+            random.Random(opts.seed).shuffle(seats)
+            names = _distinct_names([s.name for s in seats])
+            try:
+                game = Game(names, opts.sets, seed=opts.seed or 0)
+            except BadSetup as exc:
+                raise ServiceError(str(exc)) from None
+            setup = {k: v for k, v in game.to_json().items() if k != "moves"}
+            setup["users"] = [s.user_id for s in seats]
+            try:
+                await self.store.start_game(game_id, setup, setup["users"], self.clock())
+            except Conflict as exc:
+                raise ServiceError(str(exc)) from None
+            self._games[game_id] = (0, game)
+        if autoplay:
+            await self.run_automatic(game_id)
+        return await self.turn(game_id)
+
+    async def abort(self, game_id: int, by_user: str, is_manager: bool) -> GameRow:
+        row = await self.lobby(game_id)
+        if not is_manager and by_user != row.creator_id:
+            raise ServiceError("only a server manager or the lobby's creator can abort a game")
+        try:
+            await self.store.finish(game_id, "aborted", None, self.clock())
+        except Conflict as exc:
+            raise ServiceError(str(exc)) from None
+        self._games.pop(game_id, None)
+        return await self.lobby(game_id)
+
+    # ------------------------------------------------------------------ loading
+    async def game(self, game_id: int) -> tuple[GameRow, Game]:
+        """The stored row and its replayed game (cached in memory)."""
+        row = await self.lobby(game_id)
+        if row.setup is None:
+            raise ServiceError(f"game #{game_id} has not started yet")
+        cached = self._games.get(game_id)
+        if cached and cached[0] == row.version:
+            return row, cached[1]
+        game = await self._load(row)
+        self._games[game_id] = (row.version, game)
+        return row, game
+
+    async def _load(self, row: GameRow) -> Game:
+        assert row.setup is not None
+        record = {k: v for k, v in row.setup.items() if k != "users"}
+        moves: list[Any] = []
+        after = 0
+        snap = await self.store.snapshot(row.id)
+        if snap and snap[1] == ENGINE_VERSION and snap[0] <= row.version:
+            try:
+                moves = json.loads(snap[2])["moves"]
+                after = snap[0]
+            except (ValueError, KeyError, TypeError):
+                moves, after = [], 0  # a broken cache: the log is the truth
+        for seq, _user, text in await self.store.moves(row.id, after):
+            try:
+                moves.append(json.loads(text))
+            except ValueError:
+                raise GameCorrupted(f"game #{row.id} cannot be loaded: move {seq} is not valid JSON") from None
+        if len(moves) != row.version:
+            raise GameCorrupted(f"game #{row.id} cannot be loaded: {len(moves)} moves stored, {row.version} expected")
+        record["moves"] = moves
+        try:
+            game, _events, error = load(record)
+        except BadRecord as exc:
+            raise GameCorrupted(f"game #{row.id} cannot be loaded: {exc}") from None
+        if error is not None:
+            raise GameCorrupted(f"game #{row.id} cannot be loaded: move {error[0] + 1}: {error[1]}")
+        return game
+
+    # ------------------------------------------------------------------ turns
+    async def turn(self, game_id: int) -> TurnView:
+        row, game = await self.game(game_id)
+        return self._view(row, game)
+
+    def _view(self, row: GameRow, game: Game, version: int | None = None) -> TurnView:
+        users = row.setup["users"] if row.setup else []
+        finished = game.finished or row.status != "active"
+        limit = row.options.get("turn_limit", 0)
+        started = row.turn_started_at
+        choices: list[Choice] = []
+        if not finished and game.step not in ("tile",):
+            numbered = [m for m in game.legal_moves() if m["type"] != "pass"]
+            choices = [Choice(choice_label(m, i), m) for i, m in enumerate(numbered, start=1)]
+            if any(m["type"] == "pass" for m in game.legal_moves()):
+                choices.append(Choice(choice_label({"type": "pass"}), {"type": "pass"}))
+        return TurnView(
+            game_id=row.id,
+            version=row.version if version is None else version,
+            finished=finished,
+            turn=game.turn,
+            step=None if finished else game.step,
+            player=None if finished else game.players[game.actor],
+            user_id=None if finished else users[game.actor],
+            tile=game.drawn.id if game.drawn is not None and not finished else None,
+            placements=dict(game.legal_placements()) if not finished else {},
+            choices=choices,
+            scores=game.score_table(),
+            supply=dict(zip(game.players, game.supply, strict=True)),
+            bag_left=game.bag_left,
+            started_at=started,
+            deadline=started + timedelta(seconds=limit) if started and limit and not finished else None,
+        )
+
+    async def options_after(self, game_id: int, user_id: str, version: int, draft: list[dict[str, Any]]) -> TurnView:
+        """What the player is asked next once the draft moves are made (tried on a copy).
+
+        The panel builds a turn step by step this way, then confirms it with ``play``.
+        """
+        row, game = await self.game(game_id)
+        self._check_turn(row, game, user_id, version)
+        trial = game.clone()
+        try:
+            for move in draft:
+                trial.apply(move)
+        except IllegalMove as exc:
+            raise ServiceError(str(exc)) from None
+        return self._view(row, trial, version)
+
+    def _check_turn(self, row: GameRow, game: Game, user_id: str, version: int | None) -> None:
+        if row.status == "finished" or game.finished:
+            raise ServiceError(f"game #{row.id} is over")
+        if row.status != "active":
+            raise ServiceError(f"game #{row.id} is not running ({row.status})")
+        if version is not None and version != row.version:
+            raise AlreadyPlayed("that turn has already been played; here is the current one")
+        users = row.setup["users"]  # type: ignore[index]
+        if users[game.actor] != user_id:
+            seat = row.seat_of(user_id)
+            if seat is None or seat.seat is None:
+                raise ServiceError(f"you are not playing in game #{row.id}")
+            raise ServiceError(f"it is {game.players[game.actor]}'s turn, not yours")
+
+    async def play(
+        self, game_id: int, user_id: str, moves: list[dict[str, Any]], version: int | None = None
+    ) -> PlayResult:
+        """Play one or more moves of the user's turn, atomically, then any automatic turns.
+
+        ``version`` is the game version the player saw; if the game has moved on,
+        AlreadyPlayed is raised and nothing changes.
+        """
+        if not moves:
+            raise ServiceError("no move given")
+        async with self._lock(game_id):
+            row, game = await self.game(game_id)
+            self._check_turn(row, game, user_id, version)
+            trial = game.clone()
+            events: list[dict[str, Any]] = []
+            try:
+                for move in moves:
+                    if trial.finished or trial.players[trial.actor] != game.players[game.actor]:
+                        raise ServiceError("those moves go past the end of your turn")
+                    events += trial.apply({k: v for k, v in move.items() if k != "player"})
+            except IllegalMove as exc:
+                raise ServiceError(str(exc)) from None
+            await self._commit(row, game, trial, [(user_id, m) for m in trial.moves[len(game.moves) :]])
+        events += await self.run_automatic(game_id)
+        return PlayResult(events, announce(events), await self.turn(game_id))
+
+    async def _commit(self, row: GameRow, before: Game, after: Game, entries: list[tuple[str, dict]]) -> None:
+        new_turn = after.turn != before.turn or after.actor != before.actor or after.finished
+        result = self._result(row, after) if after.finished else None
+        try:
+            version = await self.store.append_moves(row.id, row.version, entries, self.clock(), new_turn, result)
+        except Conflict:
+            self._games.pop(row.id, None)
+            raise AlreadyPlayed("that turn has already been played; here is the current one") from None
+        self._games[row.id] = (version, after)
+        if after.finished or version // SNAPSHOT_EVERY > row.version // SNAPSHOT_EVERY:
+            record = after.to_json()
+            await self.store.save_snapshot(row.id, version, ENGINE_VERSION, json.dumps(record))
+
+    def _result(self, row: GameRow, game: Game) -> dict[str, Any]:
+        users = row.setup["users"]  # type: ignore[index]
+        out_of_game = {s.user_id for s in row.seats if s.status != "playing"}
+        return {
+            "scores": game.score_table(),
+            "users": dict(zip(game.players, users, strict=True)),
+            "forfeited": [name for name, uid in zip(game.players, users, strict=True) if uid in out_of_game],
+        }
+
+    async def run_automatic(
+        self, game_id: int, on_turn: Callable[[Game, list[dict[str, Any]]], Any] | None = None
+    ) -> list[dict[str, Any]]:
+        """Play the turns of computer players and of players who left, until a human must act.
+
+        ``on_turn(game, events)`` is called after each automatic turn is stored.
+        """
+        events: list[dict[str, Any]] = []
+        while True:
+            async with self._lock(game_id):
+                row, game = await self.game(game_id)
+                if row.status != "active" or game.finished:
+                    return events
+                users = row.setup["users"]  # type: ignore[index]
+                actor_id = users[game.actor]
+                seat = row.seat_of(actor_id)
+                if seat is None or (not seat.is_ai and seat.status == "playing"):
+                    return events
+                player = _player_for(actor_id, game.turn) if seat.is_ai else None
+                who = actor_id if seat.is_ai else AUTO_USER
+                trial = game.clone()
+                start_turn, start_actor = trial.turn, trial.actor
+                turn_events: list[dict[str, Any]] = []
+                while not trial.finished and trial.turn == start_turn and trial.actor == start_actor:
+                    move = player.choose(trial) if player else automatic_move(trial)
+                    turn_events += trial.apply(move)
+                await self._commit(row, game, trial, [(who, m) for m in trial.moves[len(game.moves) :]])
+                events += turn_events
+            if on_turn is not None:
+                on_turn(trial, turn_events)
+
+    async def resign(self, game_id: int, user_id: str) -> list[str]:
+        return await self._leave_game(game_id, user_id, "resigned")
+
+    async def kick(self, game_id: int, target_id: str, by_manager: bool) -> list[str]:
+        if not by_manager:
+            raise ServiceError("only server managers can remove a player from a game")
+        return await self._leave_game(game_id, target_id, "kicked")
+
+    async def _leave_game(self, game_id: int, user_id: str, status: str) -> list[str]:
+        row = await self.lobby(game_id)
+        if row.status != "active":
+            raise ServiceError(f"game #{game_id} is not running")
+        seat = row.seat_of(user_id)
+        if seat is None or seat.is_ai:
+            raise ServiceError(f"that player is not in game #{game_id}")
+        if seat.status != "playing":
+            raise ServiceError(f"{seat.name} has already left game #{game_id}")
+        await self.store.set_seat_status(game_id, user_id, status)
+        row = await self.lobby(game_id)
+        remaining = [s for s in row.seats if s.status == "playing" and not s.is_ai]
+        lines = [
+            f"{seat.name} {'resigned' if status == 'resigned' else 'was removed'};"
+            " their turns are played automatically."
+        ]
+        if not remaining:
+            await self.store.finish(game_id, "aborted", None, self.clock())
+            self._games.pop(game_id, None)
+            lines.append("No human player is left: the game is abandoned.")
+            return lines
+        events = await self.run_automatic(game_id)
+        return lines + announce(events)
+
+    async def bag(self, game_id: int) -> dict[str, int]:
+        """Tiles left in the bag, by tile id."""
+        _row, game = await self.game(game_id)
+        counts: dict[str, int] = {}
+        for tile_id in game.remaining_tiles():
+            counts[tile_id] = counts.get(tile_id, 0) + 1
+        return dict(sorted(counts.items()))
+
+    async def export(self, game_id: int) -> dict[str, Any]:
+        """The game's record (RECORD.md), replayable with ``python -m engine.replay``."""
+        _row, game = await self.game(game_id)
+        return game.to_json()
+
+    async def games(
+        self, user_id: str | None = None, guild_id: str | None = None, status: str | None = None
+    ) -> list[GameRow]:
+        ids = await self.store.game_ids(status=status, guild_id=guild_id, user_id=user_id)
+        return [await self.store.get_game(i) for i in ids]
+
+    # ------------------------------------------------------------------ deadlines
+    async def tick(self) -> list[Notice]:
+        """Send due reminders and apply the timeout policy to expired turns.
+
+        Call it periodically; after a restart it catches up on everything that
+        expired while the process was down (each expired turn once).
+        """
+        now = self.clock()
+        notices: list[Notice] = []
+        for game_id in await self.store.game_ids(status="active"):
+            try:
+                row, game = await self.game(game_id)
+            except ServiceError:
+                continue  # a corrupted game is reported when someone opens it
+            limit = row.options.get("turn_limit", 0)
+            if not limit or row.turn_started_at is None or game.finished:
+                continue
+            users = row.setup["users"]  # type: ignore[index]
+            actor_id, actor = users[game.actor], game.players[game.actor]
+            deadline = row.turn_started_at + timedelta(seconds=limit)
+            if now >= deadline:
+                lines = await self._time_out(row, game)
+                notices.append(Notice("timeout", game_id, actor_id, actor, lines, await self.turn(game_id)))
+            elif not row.reminded and now >= row.turn_started_at + timedelta(seconds=limit * 3 / 4):
+                if await self.store.mark_reminded(game_id, row.version):
+                    left = deadline - now
+                    lines = [f"{actor}, your turn in game #{game_id} ends in {_duration(left)}."]
+                    notices.append(Notice("reminder", game_id, actor_id, actor, lines))
+        return notices
+
+    async def _time_out(self, row: GameRow, game: Game) -> list[str]:
+        users = row.setup["users"]  # type: ignore[index]
+        actor_id, actor = users[game.actor], game.players[game.actor]
+        if row.options.get("timeout_policy") == "forfeit":
+            await self.store.set_seat_status(row.id, actor_id, "forfeited")
+            lines = [f"{actor} ran out of time and forfeits game #{row.id}; their turns are played automatically."]
+            return lines + announce(await self.run_automatic(row.id))
+        async with self._lock(row.id):
+            row, game = await self.game(row.id)
+            trial = game.clone()
+            events: list[dict[str, Any]] = []
+            start_turn, start_actor = trial.turn, trial.actor
+            while not trial.finished and trial.turn == start_turn and trial.actor == start_actor:
+                events += trial.apply(automatic_move(trial))
+            try:
+                await self._commit(row, game, trial, [(AUTO_USER, m) for m in trial.moves[len(game.moves) :]])
+            except AlreadyPlayed:
+                return []  # the player moved just in time
+        lines = [f"{actor} ran out of time: the turn was played automatically (no figure)."]
+        return lines + announce(events) + announce(await self.run_automatic(row.id))
+
+
+def automatic_move(game: Game) -> dict[str, Any]:
+    """The move made for an absent player: the first legal placement, no optional figure."""
+    moves = game.legal_moves()
+    for move in moves:
+        if move["type"] == "pass":
+            return move
+    return moves[0]
+
+
+def _player_for(user_id: str, turn: int) -> GreedyPlayer | RandomPlayer:
+    # Seeded by the turn, so that a restarted process makes the same choice.
+    kind = user_id.split(":")[1] if user_id.count(":") >= 2 else "greedy"
+    seed = turn * 7919 + sum(map(ord, user_id))
+    return GreedyPlayer(seed) if kind == "greedy" else RandomPlayer(seed)
+
+
+def _distinct_names(names: list[str]) -> list[str]:
+    out: list[str] = []
+    for name in names:
+        name = (name or "player").strip()[:32] or "player"
+        candidate, n = name, 2
+        while candidate in out:
+            candidate, n = f"{name} ({n})", n + 1
+        out.append(candidate)
+    return out
+
+
+def _duration(delta: timedelta) -> str:
+    minutes = max(1, int(delta.total_seconds() // 60))
+    if minutes < 120:
+        return f"{minutes} minutes"
+    return f"{minutes // 60} hours"

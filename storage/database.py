@@ -1,0 +1,85 @@
+"""Opening the database: WAL, foreign keys, and the numbered migrations."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import aiosqlite
+
+from storage.migrations import MIGRATIONS
+
+DEFAULT_PATH = "data/carcassonne.db"
+
+
+class Database:
+    """One aiosqlite connection; every write goes through ``transaction``."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self.conn = conn
+
+    async def close(self) -> None:
+        await self.conn.close()
+
+    async def schema_version(self) -> int:
+        async with self.conn.execute("PRAGMA user_version") as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else 0
+
+
+async def open_database(path: str | os.PathLike[str] | None = None) -> Database:
+    """Open (creating if needed) the database and bring its schema up to date."""
+    path = str(path or os.environ.get("DATABASE_PATH") or DEFAULT_PATH)
+    if path != ":memory:":
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    conn = await aiosqlite.connect(path, isolation_level=None)  # explicit BEGIN/COMMIT
+    conn.row_factory = aiosqlite.Row
+    await conn.execute("PRAGMA journal_mode = WAL")
+    await conn.execute("PRAGMA synchronous = NORMAL")
+    await conn.execute("PRAGMA foreign_keys = ON")
+    await conn.execute("PRAGMA busy_timeout = 5000")
+    db = Database(conn)
+    await migrate(db)
+    return db
+
+
+async def migrate(db: Database) -> list[int]:
+    """Apply the migrations newer than the database; returns the versions applied."""
+    current = await db.schema_version()
+    applied = []
+    for version, sql in MIGRATIONS:
+        if version <= current:
+            continue
+        await db.conn.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in _statements(sql):
+                await db.conn.execute(statement)
+            await db.conn.execute(f"PRAGMA user_version = {version}")
+            await db.conn.execute("COMMIT")
+        except Exception:
+            await db.conn.execute("ROLLBACK")
+            raise
+        applied.append(version)
+    return applied
+
+
+def _statements(sql: str) -> list[str]:
+    """Split a migration into statements (triggers keep their BEGIN ... END bodies)."""
+    out, buf = [], []
+    depth = 0
+    for line in sql.splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.startswith("--"):
+            continue
+        buf.append(line)
+        upper = stripped.upper()
+        if upper.startswith("BEGIN") or " BEGIN " in f" {upper} ":
+            depth += 1
+        if upper.startswith("END") or upper.endswith(" END;"):
+            depth -= 1
+        if stripped.endswith(";") and depth <= 0:
+            out.append("\n".join(buf))
+            buf, depth = [], 0
+    if buf:
+        out.append("\n".join(buf))
+    return out

@@ -1,0 +1,65 @@
+"""Numbered schema migrations, applied in order at start; never edit a released one."""
+
+MIGRATIONS: list[tuple[int, str]] = [
+    (
+        1,
+        """
+        CREATE TABLE players (
+            user_id     TEXT PRIMARY KEY,
+            name        TEXT NOT NULL,
+            dm_turns    INTEGER NOT NULL DEFAULT 0,
+            created_at  TEXT NOT NULL
+        );
+        CREATE TABLE games (
+            id              INTEGER PRIMARY KEY AUTOINCREMENT,
+            guild_id        TEXT,
+            channel_id      TEXT,
+            thread_id       TEXT,
+            lobby_message   TEXT,
+            status          TEXT NOT NULL CHECK (status IN ('lobby', 'active', 'finished', 'aborted')),
+            creator_id      TEXT NOT NULL,
+            options         TEXT NOT NULL,
+            setup           TEXT,
+            version         INTEGER NOT NULL DEFAULT 0,
+            turn_started_at TEXT,
+            reminded        INTEGER NOT NULL DEFAULT 0,
+            result          TEXT,
+            created_at      TEXT NOT NULL,
+            updated_at      TEXT NOT NULL
+        );
+        CREATE INDEX games_status ON games (status);
+        CREATE INDEX games_guild ON games (guild_id, status);
+        CREATE TABLE seats (
+            game_id  INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            user_id  TEXT NOT NULL,
+            name     TEXT NOT NULL,
+            seat     INTEGER,
+            is_ai    INTEGER NOT NULL DEFAULT 0,
+            status   TEXT NOT NULL DEFAULT 'playing' CHECK (status IN ('playing', 'resigned', 'forfeited', 'kicked')),
+            joined_at TEXT NOT NULL,
+            PRIMARY KEY (game_id, user_id)
+        );
+        CREATE INDEX seats_user ON seats (user_id);
+        -- The move log is append-only: the truth every game is rebuilt from.
+        CREATE TABLE moves (
+            game_id    INTEGER NOT NULL REFERENCES games (id),
+            seq        INTEGER NOT NULL,
+            user_id    TEXT NOT NULL,
+            move       TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            PRIMARY KEY (game_id, seq)
+        );
+        CREATE TRIGGER moves_append_only_update BEFORE UPDATE ON moves
+            BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
+        CREATE TRIGGER moves_append_only_delete BEFORE DELETE ON moves
+            BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
+        -- A cache: the record up to seq, written by one engine version.
+        CREATE TABLE snapshots (
+            game_id        INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            seq            INTEGER NOT NULL,
+            engine_version TEXT NOT NULL,
+            state          TEXT NOT NULL
+        );
+        """,
+    ),
+]

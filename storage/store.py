@@ -1,0 +1,311 @@
+"""Reading and writing games, seats, the move log, snapshots and player settings.
+
+Every method takes the store's lock, so the one shared connection never mixes
+two coroutines' transactions. A move is accepted only by ``append_moves``, in
+one transaction that checks the game's version (optimistic concurrency): of two
+submissions for the same turn exactly one commits; the other gets Conflict.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from storage.database import Database
+
+
+class NotFound(LookupError):
+    """No such game (or seat)."""
+
+
+class Conflict(RuntimeError):
+    """The game changed since the caller looked (another move won), or is in the wrong state."""
+
+
+def iso(t: datetime) -> str:
+    return t.astimezone(UTC).isoformat(timespec="seconds")
+
+
+def parse_time(text: str | None) -> datetime | None:
+    return datetime.fromisoformat(text) if text else None
+
+
+@dataclass
+class SeatRow:
+    user_id: str
+    name: str
+    seat: int | None
+    is_ai: bool
+    status: str
+
+
+@dataclass
+class GameRow:
+    id: int
+    guild_id: str | None
+    channel_id: str | None
+    thread_id: str | None
+    lobby_message: str | None
+    status: str
+    creator_id: str
+    options: dict[str, Any]
+    setup: dict[str, Any] | None
+    version: int
+    turn_started_at: datetime | None
+    reminded: int
+    result: dict[str, Any] | None
+    created_at: datetime
+    seats: list[SeatRow] = field(default_factory=list)
+
+    def seat_of(self, user_id: str) -> SeatRow | None:
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+
+class Store:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+        self.lock = asyncio.Lock()
+
+    @asynccontextmanager
+    async def _tx(self) -> AsyncIterator[Any]:
+        async with self.lock:
+            conn = self.db.conn
+            await conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield conn
+            except BaseException:
+                await conn.execute("ROLLBACK")
+                raise
+            await conn.execute("COMMIT")
+
+    async def _read(self, sql: str, args: tuple = ()) -> list[Any]:
+        async with self.lock, self.db.conn.execute(sql, args) as cur:
+            return list(await cur.fetchall())
+
+    # ------------------------------------------------------------------ games
+    async def create_game(
+        self, creator_id: str, options: dict[str, Any], now: datetime, guild_id: str | None = None,
+        channel_id: str | None = None,
+    ) -> int:  # fmt: skip
+        async with self._tx() as conn:
+            cur = await conn.execute(
+                "INSERT INTO games (guild_id, channel_id, status, creator_id, options, created_at, updated_at)"
+                " VALUES (?, ?, 'lobby', ?, ?, ?, ?)",
+                (guild_id, channel_id, creator_id, json.dumps(options), iso(now), iso(now)),
+            )
+            return int(cur.lastrowid)  # type: ignore[arg-type]
+
+    async def get_game(self, game_id: int) -> GameRow:
+        rows = await self._read("SELECT * FROM games WHERE id = ?", (game_id,))
+        if not rows:
+            raise NotFound(f"there is no game #{game_id}")
+        seats = await self._read(
+            "SELECT user_id, name, seat, is_ai, status FROM seats WHERE game_id = ? ORDER BY seat, joined_at, rowid",
+            (game_id,),
+        )
+        return self._game(rows[0], seats)
+
+    @staticmethod
+    def _game(row: Any, seats: list[Any]) -> GameRow:
+        return GameRow(
+            id=row["id"],
+            guild_id=row["guild_id"],
+            channel_id=row["channel_id"],
+            thread_id=row["thread_id"],
+            lobby_message=row["lobby_message"],
+            status=row["status"],
+            creator_id=row["creator_id"],
+            options=json.loads(row["options"]),
+            setup=json.loads(row["setup"]) if row["setup"] else None,
+            version=row["version"],
+            turn_started_at=parse_time(row["turn_started_at"]),
+            reminded=row["reminded"],
+            result=json.loads(row["result"]) if row["result"] else None,
+            created_at=parse_time(row["created_at"]),  # type: ignore[arg-type]
+            seats=[SeatRow(s["user_id"], s["name"], s["seat"], bool(s["is_ai"]), s["status"]) for s in seats],
+        )
+
+    async def game_ids(
+        self, status: str | None = None, guild_id: str | None = None, user_id: str | None = None
+    ) -> list[int]:
+        sql = "SELECT DISTINCT g.id FROM games g LEFT JOIN seats s ON s.game_id = g.id WHERE 1 = 1"
+        args: list[Any] = []
+        if status:
+            sql += " AND g.status = ?"
+            args.append(status)
+        if guild_id:
+            sql += " AND g.guild_id = ?"
+            args.append(guild_id)
+        if user_id:
+            sql += " AND s.user_id = ?"
+            args.append(user_id)
+        rows = await self._read(sql + " ORDER BY g.id", tuple(args))
+        return [r[0] for r in rows]
+
+    async def set_options(self, game_id: int, options: dict[str, Any], now: datetime) -> None:
+        async with self._tx() as conn:
+            cur = await conn.execute(
+                "UPDATE games SET options = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
+                (json.dumps(options), iso(now), game_id),
+            )
+            if cur.rowcount == 0:
+                raise Conflict("the game has already started")
+
+    async def set_discord_ids(
+        self, game_id: int, thread_id: str | None = None, lobby_message: str | None = None
+    ) -> None:
+        async with self._tx() as conn:
+            if thread_id is not None:
+                await conn.execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
+            if lobby_message is not None:
+                await conn.execute("UPDATE games SET lobby_message = ? WHERE id = ?", (lobby_message, game_id))
+
+    # ------------------------------------------------------------------ seats
+    async def add_seat(self, game_id: int, user_id: str, name: str, is_ai: bool, now: datetime, capacity: int) -> None:
+        async with self._tx() as conn:
+            async with conn.execute("SELECT status FROM games WHERE id = ?", (game_id,)) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                raise NotFound(f"there is no game #{game_id}")
+            if row[0] != "lobby":
+                raise Conflict("the game has already started")
+            async with conn.execute("SELECT count(*) FROM seats WHERE game_id = ?", (game_id,)) as cur:
+                (count,) = await cur.fetchone()  # type: ignore[misc]
+            if count >= capacity:
+                raise Conflict(f"the lobby is full ({capacity} players)")
+            try:
+                await conn.execute(
+                    "INSERT INTO seats (game_id, user_id, name, is_ai, joined_at) VALUES (?, ?, ?, ?, ?)",
+                    (game_id, user_id, name, int(is_ai), iso(now)),
+                )
+            except Exception as exc:  # the primary key: already seated
+                if "UNIQUE" in str(exc):
+                    raise Conflict("you are already in this lobby") from None
+                raise
+
+    async def remove_seat(self, game_id: int, user_id: str) -> None:
+        async with self._tx() as conn:
+            cur = await conn.execute(
+                "DELETE FROM seats WHERE game_id = ? AND user_id = ?"
+                " AND (SELECT status FROM games WHERE id = ?) = 'lobby'",
+                (game_id, user_id, game_id),
+            )
+            if cur.rowcount == 0:
+                raise Conflict("you are not in this lobby (or the game has started)")
+
+    async def set_seat_status(self, game_id: int, user_id: str, status: str) -> None:
+        async with self._tx() as conn:
+            await conn.execute(
+                "UPDATE seats SET status = ? WHERE game_id = ? AND user_id = ?", (status, game_id, user_id)
+            )
+
+    async def start_game(self, game_id: int, setup: dict[str, Any], order: list[str], now: datetime) -> None:
+        """Lobby -> active: the engine setup and the seat order (user ids) are fixed."""
+        async with self._tx() as conn:
+            cur = await conn.execute(
+                "UPDATE games SET status = 'active', setup = ?, version = 0, turn_started_at = ?, updated_at = ?"
+                " WHERE id = ? AND status = 'lobby'",
+                (json.dumps(setup), iso(now), iso(now), game_id),
+            )
+            if cur.rowcount == 0:
+                raise Conflict("the game has already started")
+            for seat, user_id in enumerate(order):
+                await conn.execute(
+                    "UPDATE seats SET seat = ? WHERE game_id = ? AND user_id = ?", (seat, game_id, user_id)
+                )
+
+    async def finish(self, game_id: int, status: str, result: dict[str, Any] | None, now: datetime) -> None:
+        async with self._tx() as conn:
+            cur = await conn.execute(
+                "UPDATE games SET status = ?, result = ?, updated_at = ?"
+                " WHERE id = ? AND status IN ('lobby', 'active')",
+                (status, json.dumps(result) if result is not None else None, iso(now), game_id),
+            )
+            if cur.rowcount == 0:
+                raise Conflict("the game is already over")
+
+    # ------------------------------------------------------------------ moves
+    async def append_moves(
+        self,
+        game_id: int,
+        expected_version: int,
+        entries: list[tuple[str, dict[str, Any]]],
+        now: datetime,
+        new_turn: bool,
+        result: dict[str, Any] | None = None,
+    ) -> int:
+        """Append moves if the game is still at ``expected_version``; returns the new version.
+
+        ``new_turn`` restarts the turn clock (and its reminder); ``result`` ends the game.
+        """
+        async with self._tx() as conn:
+            version = expected_version + len(entries)
+            sql = "UPDATE games SET version = ?, updated_at = ?"
+            args: list[Any] = [version, iso(now)]
+            if new_turn:
+                sql += ", turn_started_at = ?, reminded = 0"
+                args.append(iso(now))
+            if result is not None:
+                sql += ", status = 'finished', result = ?"
+                args.append(json.dumps(result))
+            cur = await conn.execute(
+                sql + " WHERE id = ? AND version = ? AND status = 'active'", (*args, game_id, expected_version)
+            )
+            if cur.rowcount == 0:
+                raise Conflict("that turn has already been played")
+            await conn.executemany(
+                "INSERT INTO moves (game_id, seq, user_id, move, created_at) VALUES (?, ?, ?, ?, ?)",
+                [
+                    (game_id, expected_version + i + 1, user_id, json.dumps(move), iso(now))
+                    for i, (user_id, move) in enumerate(entries)
+                ],
+            )
+            return version
+
+    async def moves(self, game_id: int, after: int = 0) -> list[tuple[int, str, str]]:
+        """(seq, user id, move JSON text) of the log after ``after``, in order."""
+        rows = await self._read(
+            "SELECT seq, user_id, move FROM moves WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, after)
+        )
+        return [(r[0], r[1], r[2]) for r in rows]
+
+    async def snapshot(self, game_id: int) -> tuple[int, str, str] | None:
+        rows = await self._read("SELECT seq, engine_version, state FROM snapshots WHERE game_id = ?", (game_id,))
+        return (rows[0][0], rows[0][1], rows[0][2]) if rows else None
+
+    async def save_snapshot(self, game_id: int, seq: int, engine_version: str, state: str) -> None:
+        async with self._tx() as conn:
+            await conn.execute(
+                "INSERT INTO snapshots (game_id, seq, engine_version, state) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, engine_version = excluded.engine_version,"
+                " state = excluded.state WHERE excluded.seq >= snapshots.seq",
+                (game_id, seq, engine_version, state),
+            )
+
+    async def mark_reminded(self, game_id: int, version: int) -> bool:
+        """Note that this turn's reminder went out; False if the turn moved on meanwhile."""
+        async with self._tx() as conn:
+            cur = await conn.execute(
+                "UPDATE games SET reminded = 1 WHERE id = ? AND version = ? AND reminded = 0", (game_id, version)
+            )
+            return cur.rowcount == 1
+
+    # ------------------------------------------------------------------ players
+    async def player_settings(self, user_id: str) -> dict[str, Any]:
+        rows = await self._read("SELECT name, dm_turns FROM players WHERE user_id = ?", (user_id,))
+        return {"name": rows[0][0], "dm_turns": bool(rows[0][1])} if rows else {"dm_turns": False}
+
+    async def save_player(self, user_id: str, name: str, now: datetime, dm_turns: bool | None = None) -> None:
+        async with self._tx() as conn:
+            await conn.execute(
+                "INSERT INTO players (user_id, name, created_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name",
+                (user_id, name, iso(now)),
+            )
+            if dm_turns is not None:
+                await conn.execute("UPDATE players SET dm_turns = ? WHERE user_id = ?", (int(dm_turns), user_id))

@@ -1,0 +1,79 @@
+"""The offline front ends: the scripted terminal game and the demo."""
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from console.demo import run_demo
+from console.play import run_console
+from engine.replay import summary
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class Script:
+    """Answers the console's prompts like a player who takes the first option offered."""
+
+    def __init__(self, extra: list[str] | None = None) -> None:
+        self.out: list[str] = []
+        self.extra = list(extra or [])
+
+    def write(self, text: str) -> None:
+        self.out.append(text)
+
+    def read(self) -> str | None:
+        if self.extra:
+            return self.extra.pop(0)
+        prompt = self.out[-1]
+        if prompt.endswith("cell rotation:"):
+            listing = next(line for line in reversed(self.out) if re.match(r"^\s+A ", line))
+            first = re.match(r"^\s+A (-?\d+),(-?\d+) \[(\d+)", listing)
+            return f"A {first.group(3)}"
+        if prompt.endswith("choice:"):
+            return "p" if any(line.strip().startswith("p. ") for line in self.out[-8:]) else "1"
+        raise AssertionError(f"unexpected prompt {prompt!r}")
+
+
+async def test_a_scripted_console_game_plays_to_the_end(tmp_path):
+    script = Script(extra=["help", "score", "tiles", "Z 45", "1,1 33", "nonsense"])
+    code = await run_console(["base", "toll"], ["Ann", "Bob"], 1, 3, tmp_path / "c.db", None, script.read, script.write)
+    assert code == 0
+    text = "\n".join(script.out)
+    assert "final scores:" in text
+    assert "name a legal cell" in text  # "Z 45", "1,1 33" and "nonsense" got an explanation
+    assert "tiles left" in text and "followers left" in text
+    assert "Game over" in text
+
+
+async def test_quitting_keeps_the_game(tmp_path):
+    script = Script(extra=["quit"])
+    code = await run_console(["base"], ["Ann"], 1, 3, tmp_path / "c.db", None, script.read, script.write)
+    assert code == 0 and "saved" in script.out[-1]
+
+
+async def test_demo_writes_a_replayable_record(tmp_path):
+    code = await run_demo(["base"], 2, 5, tmp_path, pictures=False)
+    assert code == 0
+    record = json.loads((tmp_path / "record.json").read_text())
+    out, status = summary(record)
+    assert status == 0 and out["finished"]
+    assert (tmp_path / "demo.db").exists()
+
+
+def test_demo_command_from_a_fresh_process_writes_pictures(tmp_path):
+    proc = subprocess.run(
+        [sys.executable, "bot.py", "demo", "--sets", "base", "--players", "2", "--seed", "3", "--out", str(tmp_path)],
+        cwd=ROOT, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert (tmp_path / "final.png").stat().st_size > 10_000
+    assert (tmp_path / "replay.gif").exists()
+    assert len(list(tmp_path.glob("board-*.png"))) > 30
+
+
+def test_bot_without_token_says_what_is_missing(tmp_path):
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
+    proc = subprocess.run([sys.executable, str(ROOT / "bot.py")], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert proc.returncode == 2 and "DISCORD_TOKEN" in proc.stderr

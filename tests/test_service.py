@@ -1,0 +1,231 @@
+"""The game service: lobbies, turns, concurrency, restarts, deadlines, corruption."""
+
+import asyncio
+import json
+import sqlite3
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from engine.replay import summary
+from service import AlreadyPlayed, GameCorrupted, GameService, LobbyOptions, ServiceError
+from storage import Store, open_database
+
+
+class Clock:
+    def __init__(self):
+        self.now = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+async def env(tmp_path):
+    db = await open_database(tmp_path / "games.db")
+    clock = Clock()
+    yield GameService(Store(db), clock), clock, tmp_path / "games.db"
+    await db.close()
+
+
+async def two_humans(service, **options):
+    opts = LobbyOptions(seed=options.pop("seed", 4), **options)
+    lobby = await service.create_lobby("u1", "Ann", opts)
+    await service.join(lobby.id, "u2", "Bob")
+    view = await service.start(lobby.id, "u1")
+    return lobby.id, view
+
+
+def first_tile_move(view):
+    (x, y), rots = sorted(view.placements.items())[0]
+    return {"type": "tile", "x": x, "y": y, "rot": rots[0]}
+
+
+async def play_turn(service, view, figure=True):
+    draft = [first_tile_move(view)]
+    after = await service.options_after(view.game_id, view.user_id, view.version, draft)
+    if after.step == "figure" and after.player == view.player:
+        draft.append(after.choices[0].move if figure else {"type": "pass"})
+    return await service.play(view.game_id, view.user_id, draft, view.version)
+
+
+async def test_lobby_rules(env):
+    service, _, _ = env
+    lobby = await service.create_lobby("u1", "Ann", LobbyOptions(max_players=2, seed=1))
+    with pytest.raises(ServiceError, match="at least 2 players"):
+        await service.start(lobby.id, "u1")
+    with pytest.raises(ServiceError, match="already in this lobby"):
+        await service.join(lobby.id, "u1", "Ann")
+    await service.join(lobby.id, "u2", "Bob")
+    with pytest.raises(ServiceError, match="full"):
+        await service.join(lobby.id, "u3", "Cy")
+    with pytest.raises(ServiceError, match="only the player who opened"):
+        await service.start(lobby.id, "u2")
+    with pytest.raises(ServiceError, match="only the player who opened"):
+        await service.set_options(lobby.id, "u2", sets=["base", "toll"])
+    with pytest.raises(ServiceError, match="cannot be combined with a river"):
+        await service.set_options(lobby.id, "u1", sets=["base", "wheel", "river1"])
+    row = await service.set_options(lobby.id, "u1", sets=["base", "toll"])
+    assert row.options["sets"] == ["base", "toll"]
+    await service.leave(lobby.id, "u2")
+    assert [s.name for s in (await service.lobby(lobby.id)).seats] == ["Ann"]
+    with pytest.raises(ServiceError, match="no game #99"):
+        await service.join(99, "u2", "Bob")
+    with pytest.raises(ServiceError, match="at least a minute"):
+        await service.create_lobby("u1", "Ann", LobbyOptions(turn_limit=5))
+
+
+async def test_a_turn_checks_player_version_and_legality(env):
+    service, _, _ = env
+    gid, view = await two_humans(service)
+    other = "u2" if view.user_id == "u1" else "u1"
+    move = first_tile_move(view)
+    with pytest.raises(ServiceError, match="turn, not yours"):
+        await service.play(gid, other, [move], view.version)
+    with pytest.raises(ServiceError, match="not playing"):
+        await service.play(gid, "stranger", [move], view.version)
+    with pytest.raises(ServiceError, match="does not touch"):
+        await service.play(gid, view.user_id, [dict(move, x=40)], view.version)
+    with pytest.raises(AlreadyPlayed):
+        await service.play(gid, view.user_id, [move], view.version + 1)
+    assert (await service.turn(gid)).version == 0  # nothing changed
+    result = await play_turn(service, view)
+    assert result.turn.version == view.version + 2 and result.turn.user_id == other
+    assert any("placed" in line for line in result.lines)
+
+
+async def test_two_clicks_for_one_turn_exactly_one_wins(env):
+    service, _, _ = env
+    gid, view = await two_humans(service)
+    move = [first_tile_move(view), {"type": "pass"}]
+    results = await asyncio.gather(
+        service.play(gid, view.user_id, move, view.version),
+        service.play(gid, view.user_id, move, view.version),
+        return_exceptions=True,
+    )
+    assert sum(1 for r in results if isinstance(r, AlreadyPlayed)) == 1
+    assert sum(1 for r in results if not isinstance(r, Exception)) == 1
+    assert (await service.turn(gid)).version == 2
+
+
+async def test_computer_players_move_by_themselves_and_the_game_ends(env):
+    service, _, _ = env
+    lobby = await service.create_lobby("u1", "Ann", LobbyOptions(sets=["base", "toll"], seed=9))
+    await service.add_ai(lobby.id, "u1")
+    await service.add_ai(lobby.id, "u1", greedy=False)
+    view = await service.start(lobby.id, "u1")
+    assert view.user_id == "u1"
+    while not view.finished:
+        view = (await play_turn(service, view)).turn
+        assert view.finished or view.user_id == "u1"
+    row = await service.lobby(lobby.id)
+    assert row.status == "finished" and set(row.result["scores"]) == {"Ann", "Bot 1", "Bot 2"}
+    record = await service.export(lobby.id)
+    out, code = summary(record)
+    assert code == 0 and out["finished"] and out["scores"] == row.result["scores"]
+
+
+async def test_games_survive_a_restart_and_ignore_foreign_snapshots(env):
+    service, clock, path = env
+    gid, view = await two_humans(service)
+    for _ in range(12):
+        view = (await play_turn(service, view)).turn
+    before = await service.export(gid)
+    fresh = GameService(service.store, clock)  # a new process: nothing cached
+    assert await fresh.export(gid) == before
+    await service.store.save_snapshot(gid, view.version, "0-old-engine", '{"moves": "garbage"}')
+    again = GameService(service.store, clock)
+    assert await again.export(gid) == before
+    assert (await again.turn(gid)).version == view.version
+
+
+async def test_a_corrupted_game_fails_alone_with_a_clear_message(env):
+    service, clock, path = env
+    gid, view = await two_humans(service)
+    await play_turn(service, view)
+    other_gid, other_view = await two_humans(service, seed=5)
+    raw = sqlite3.connect(path)
+    raw.execute("DROP TRIGGER moves_append_only_update")
+    raw.execute("UPDATE moves SET move = '{broken' WHERE game_id = ? AND seq = 1", (gid,))
+    raw.commit()
+    raw.close()
+    fresh = GameService(service.store, clock)
+    with pytest.raises(GameCorrupted, match=f"game #{gid} cannot be loaded: move 1 is not valid JSON"):
+        await fresh.turn(gid)
+    assert (await fresh.turn(other_gid)).version == other_view.version
+
+
+async def test_hand_edited_illegal_move_is_reported(env):
+    service, clock, path = env
+    gid, view = await two_humans(service)
+    await play_turn(service, view)
+    raw = sqlite3.connect(path)
+    raw.execute("DROP TRIGGER moves_append_only_update")
+    raw.execute(
+        "UPDATE moves SET move = ? WHERE game_id = ? AND seq = 1",
+        (json.dumps({"type": "tile", "x": 9, "y": 9, "rot": 0}), gid),
+    )
+    raw.commit()
+    raw.close()
+    with pytest.raises(GameCorrupted, match="move 1: .*does not touch"):
+        await GameService(service.store, clock).turn(gid)
+
+
+async def test_reminder_then_skip_on_timeout(env):
+    service, clock, _ = env
+    gid, view = await two_humans(service, turn_limit=3600)
+    clock.now += timedelta(minutes=30)
+    assert await service.tick() == []
+    clock.now += timedelta(minutes=20)  # 50 of 60 minutes
+    notices = await service.tick()
+    assert [(n.kind, n.user_id) for n in notices] == [("reminder", view.user_id)]
+    assert await service.tick() == []  # one reminder per turn
+    clock.now += timedelta(minutes=15)
+    notices = await service.tick()
+    assert notices[0].kind == "timeout" and "ran out of time" in notices[0].lines[0]
+    after = await service.turn(gid)
+    assert after.user_id != view.user_id and after.version > view.version
+    record = await service.export(gid)
+    assert record["moves"][-1]["type"] in ("pass", "tile")
+
+
+async def test_forfeit_policy_and_catching_up_after_downtime(env):
+    service, clock, _ = env
+    gid, view = await two_humans(service, turn_limit=600, timeout_policy="forfeit")
+    clock.now += timedelta(days=3)  # the bot was down for days
+    fresh = GameService(service.store, clock)
+    notices = await fresh.tick()
+    assert notices[0].kind == "timeout" and "forfeits" in notices[0].lines[0]
+    row = await fresh.lobby(gid)
+    assert row.seat_of(view.user_id).status == "forfeited"
+
+
+async def test_resign_then_the_last_human_leaving_abandons_the_game(env):
+    service, _, _ = env
+    gid, view = await two_humans(service)
+    lines = await service.resign(gid, "u2")
+    assert "resigned" in lines[0]
+    turn = await service.turn(gid)
+    assert turn.user_id == "u1"  # Bob's turns are played for him
+    with pytest.raises(ServiceError, match="already left"):
+        await service.resign(gid, "u2")
+    with pytest.raises(ServiceError, match="only server managers"):
+        await service.kick(gid, "u1", by_manager=False)
+    lines = await service.kick(gid, "u1", by_manager=True)
+    assert "abandoned" in lines[-1]
+    assert (await service.lobby(gid)).status == "aborted"
+
+
+async def test_a_thousand_concurrent_games_in_one_process(env):
+    service, _, _ = env
+    gids = []
+    for i in range(1000):
+        lobby = await service.create_lobby(f"h{i}", f"P{i}", LobbyOptions(seed=i))
+        await service.join(lobby.id, f"g{i}", f"Q{i}")
+        gids.append(lobby.id)
+    views = await asyncio.gather(*(service.start(g, f"h{i}") for i, g in enumerate(gids)))
+    for _ in range(3):
+        results = await asyncio.gather(*(play_turn(service, v, figure=False) for v in views))
+        views = [r.turn for r in results]
+    assert all(v.version == 6 for v in views)
+    assert len(await service.games(status="active")) == 1000

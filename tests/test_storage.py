@@ -1,0 +1,91 @@
+"""Storage: migrations, the append-only log, optimistic versions."""
+
+import sqlite3
+from datetime import UTC, datetime
+
+import pytest
+
+from storage import Conflict, NotFound, Store, open_database
+from storage.database import migrate
+from storage.migrations import MIGRATIONS
+
+NOW = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
+
+
+@pytest.fixture
+async def store(tmp_path):
+    db = await open_database(tmp_path / "t.db")
+    yield Store(db)
+    await db.close()
+
+
+async def test_new_database_has_the_latest_schema_in_wal_mode(tmp_path):
+    db = await open_database(tmp_path / "new.db")
+    assert await db.schema_version() == MIGRATIONS[-1][0]
+    async with db.conn.execute("PRAGMA journal_mode") as cur:
+        assert (await cur.fetchone())[0] == "wal"
+    async with db.conn.execute("PRAGMA foreign_keys") as cur:
+        assert (await cur.fetchone())[0] == 1
+    assert await migrate(db) == []  # nothing left to apply
+    await db.close()
+
+
+async def test_an_older_database_upgrades_in_place(tmp_path):
+    path = tmp_path / "old.db"
+    raw = sqlite3.connect(path)
+    raw.execute("CREATE TABLE leftover (x INTEGER)")
+    raw.execute("INSERT INTO leftover VALUES (42)")
+    raw.commit()
+    raw.close()
+    db = await open_database(path)
+    assert await db.schema_version() == MIGRATIONS[-1][0]
+    async with db.conn.execute("SELECT x FROM leftover") as cur:
+        assert (await cur.fetchone())[0] == 42  # existing data survives
+    await db.close()
+
+
+async def test_moves_need_the_current_version(store):
+    gid = await store.create_game("u1", {"max_players": 2}, NOW)
+    await store.add_seat(gid, "u1", "Ann", False, NOW, 2)
+    await store.add_seat(gid, "u2", "Bob", False, NOW, 2)
+    await store.start_game(gid, {"players": ["Ann", "Bob"]}, ["u1", "u2"], NOW)
+    assert await store.append_moves(gid, 0, [("u1", {"type": "tile"}), ("u1", {"type": "pass"})], NOW, True) == 2
+    with pytest.raises(Conflict, match="already been played"):
+        await store.append_moves(gid, 0, [("u2", {"type": "tile"})], NOW, True)
+    assert [(s, u) for s, u, _ in await store.moves(gid)] == [(1, "u1"), (2, "u1")]
+    assert [s for s, _, _ in await store.moves(gid, after=1)] == [2]
+
+
+async def test_the_log_is_append_only(store):
+    gid = await store.create_game("u1", {}, NOW)
+    await store.start_game(gid, {}, [], NOW)
+    await store.append_moves(gid, 0, [("u1", {"type": "tile"})], NOW, True)
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        async with store._tx() as conn:
+            await conn.execute("UPDATE moves SET move = '{}' WHERE game_id = ?", (gid,))
+    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+        async with store._tx() as conn:
+            await conn.execute("DELETE FROM moves WHERE game_id = ?", (gid,))
+    assert len(await store.moves(gid)) == 1
+
+
+async def test_seats_and_lobby_rules(store):
+    gid = await store.create_game("u1", {}, NOW)
+    await store.add_seat(gid, "u1", "Ann", False, NOW, 2)
+    with pytest.raises(Conflict, match="already in this lobby"):
+        await store.add_seat(gid, "u1", "Ann", False, NOW, 2)
+    await store.add_seat(gid, "u2", "Bob", False, NOW, 2)
+    with pytest.raises(Conflict, match="full"):
+        await store.add_seat(gid, "u3", "Cy", False, NOW, 2)
+    await store.remove_seat(gid, "u2")
+    with pytest.raises(Conflict):
+        await store.remove_seat(gid, "u2")
+    with pytest.raises(NotFound):
+        await store.get_game(999)
+
+
+async def test_snapshots_never_go_backwards(store):
+    gid = await store.create_game("u1", {}, NOW)
+    await store.save_snapshot(gid, 20, "1", '{"moves": []}')
+    await store.save_snapshot(gid, 10, "1", '{"old": true}')
+    assert await store.snapshot(gid) == (20, "1", '{"moves": []}')
