@@ -1,8 +1,9 @@
 """Entry point.
 
-    python bot.py              run the Discord bot (needs DISCORD_TOKEN in .env)
-    python bot.py demo ...     computer players play a whole game offline (pictures, record, replay)
-    python bot.py play ...     a game in the terminal, humans and computers
+python bot.py              run the Discord bot (needs DISCORD_TOKEN in .env)
+python bot.py demo ...     computer players play a whole game offline (pictures, record, replay)
+python bot.py play ...     a game in the terminal, humans and computers
+python bot.py commands     the slash command tree as JSON
 """
 
 from __future__ import annotations
@@ -26,16 +27,33 @@ def _sets(text: str) -> list[str]:
     return [s.strip() for s in text.split(",") if s.strip()]
 
 
-def run_bot() -> int:
-    if not os.environ.get("DISCORD_TOKEN"):
+def run_bot(sync: bool) -> int:
+    token = os.environ.get("DISCORD_TOKEN", "").strip()
+    if not token:
         print(
             "DISCORD_TOKEN is not set: copy .env.example to .env and put your bot token there "
             "(or export DISCORD_TOKEN). `python bot.py demo` runs without Discord.",
             file=sys.stderr,
         )
         return 2
-    print("The Discord front end is not part of this build yet; `python bot.py demo` plays offline.", file=sys.stderr)
-    return 1
+    import logging
+
+    import discord
+
+    from cogs.bot import CarcBot
+
+    level = os.environ.get("LOG_LEVEL", "INFO").upper()
+    logging.basicConfig(
+        level=getattr(logging, level, logging.INFO), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    guild = os.environ.get("DEV_GUILD_ID", "").strip()
+    bot = CarcBot(os.environ.get("DATABASE_PATH"), int(guild) if guild.isdigit() else None, sync)
+    try:
+        bot.run(token, log_handler=None)
+    except discord.LoginFailure:
+        print("Discord refused the token in DISCORD_TOKEN: check it in the developer portal.", file=sys.stderr)
+        return 2
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -55,7 +73,16 @@ def main(argv: list[str] | None = None) -> int:
     p_play.add_argument("--seed", type=int, default=None)
     p_play.add_argument("--db", default=os.environ.get("DATABASE_PATH", "data/carcassonne.db"))
     p_play.add_argument("--pictures", default=None, help="folder for a board picture before each turn")
+    sub.add_parser("commands", help="print the slash command tree as JSON")
+    parser.add_argument("--sync", action="store_true", help="sync the slash commands with Discord at start")
     args = parser.parse_args(argv)
+    if args.command == "commands":
+        import json
+
+        from cogs.bot import command_tree
+
+        print(json.dumps(asyncio.run(command_tree()), indent=1))
+        return 0
     if args.command == "demo":
         from console.demo import run_demo
 
@@ -66,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         humans = [h.strip() for h in args.humans.split(",") if h.strip()]
         pictures = Path(args.pictures) if args.pictures else None
         return asyncio.run(run_console(_sets(args.sets), humans, args.ai, args.seed, Path(args.db), pictures))
-    return run_bot()
+    return run_bot(args.sync)
 
 
 if __name__ == "__main__":

@@ -486,6 +486,20 @@ class GameService:
         events = await self.run_automatic(game_id)
         return lines + announce(events)
 
+    async def game_for_thread(self, thread_id: str) -> int | None:
+        """The game played in a Discord thread (or any front end's channel), if any."""
+        return await self.store.game_id_by_thread(thread_id)
+
+    async def attach(self, game_id: int, thread_id: str | None = None, lobby_message: str | None = None) -> None:
+        """Remember where a front end shows the game (its thread, its lobby message)."""
+        await self.store.set_discord_ids(game_id, thread_id, lobby_message)
+
+    async def player_settings(self, user_id: str) -> dict[str, Any]:
+        return await self.store.player_settings(user_id)
+
+    async def save_player(self, user_id: str, name: str, dm_turns: bool | None = None) -> None:
+        await self.store.save_player(user_id, name, self.clock(), dm_turns)
+
     async def bag(self, game_id: int) -> dict[str, int]:
         """Tiles left in the bag, by tile id."""
         _row, game = await self.game(game_id)

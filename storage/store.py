@@ -147,6 +147,10 @@ class Store:
         rows = await self._read(sql + " ORDER BY g.id", tuple(args))
         return [r[0] for r in rows]
 
+    async def game_id_by_thread(self, thread_id: str) -> int | None:
+        rows = await self._read("SELECT id FROM games WHERE thread_id = ?", (thread_id,))
+        return rows[0][0] if rows else None
+
     async def set_options(self, game_id: int, options: dict[str, Any], now: datetime) -> None:
         async with self._tx() as conn:
             cur = await conn.execute(

@@ -1,0 +1,53 @@
+"""The Discord client: default intents, the game service, the cogs and persistent components."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord.ext import commands
+
+from cogs.carc import Carc
+from cogs.components import LobbyButton, SetsSelect, TakeTurnButton
+from service import GameService
+from storage import Store, open_database
+
+log = logging.getLogger(__name__)
+
+
+class CarcBot(commands.Bot):
+    def __init__(self, database_path: str | None = None, dev_guild: int | None = None, sync: bool = False) -> None:
+        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
+        self.database_path = database_path
+        self.dev_guild = dev_guild
+        self.sync_on_start = sync
+        self.service: GameService | None = None
+        self._db = None
+
+    async def setup_hook(self) -> None:
+        self._db = await open_database(self.database_path)
+        self.service = GameService(Store(self._db))
+        await self.add_cog(Carc(self))
+        # Buttons and selects of old messages keep working after a restart.
+        self.add_dynamic_items(LobbyButton, SetsSelect, TakeTurnButton)
+        # Commands sync on purpose, not at every start (Discord rate-limits syncing).
+        if self.dev_guild:
+            guild = discord.Object(id=self.dev_guild)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+            log.info("commands synced to the development guild %s", self.dev_guild)
+        elif self.sync_on_start:
+            await self.tree.sync()
+            log.info("commands synced globally (they may take up to an hour to appear)")
+
+    async def close(self) -> None:
+        await super().close()
+        if self._db is not None:
+            await self._db.close()
+
+
+async def command_tree() -> list[dict]:
+    """The slash command tree as Discord receives it (``python bot.py commands``)."""
+    bot = CarcBot()
+    await bot.add_cog(Carc(bot))
+    return [command.to_dict(bot.tree) for command in bot.tree.get_commands()]
