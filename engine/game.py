@@ -155,6 +155,8 @@ class Game:
                 raise BadSetup(f"tile {tile_id!r} is not part of the sets {', '.join(self.sets)}")
             if tile_id in SETUP_TILES:
                 raise BadSetup(f"{tile_id!r} is a setup tile and cannot be in the pool")
+        for hook in self._hooks["check_pool"]:
+            hook(self, pool)
         return list(pool)
 
     def clone(self) -> Game:
@@ -309,13 +311,20 @@ class Game:
         events.append(
             {"type": "tile_placed", "player": self.players[self.current], "tile": tile.id, "x": x, "y": y, "rot": rot}
         )
+        for hook in self._hooks["on_place"]:
+            hook(self, self.placement, events)
         self._enter_figure_step(events)
 
     def _enter_figure_step(self, events: list[Event]) -> None:
         board = self.board
         options: dict[int, tuple[int, str]] = {}
         allowed = self._hooks["figure_allowed"]
-        if self.supply[self.current] > 0 and (not allowed or all(h(self) for h in allowed)):
+        if allowed and not all(h(self) for h in allowed):
+            self.step = "figure"
+            self._figure_options = {}
+            self.after_figure(events)  # no figure of any kind on this tile
+            return
+        if self.supply[self.current] > 0:
             p = board.placements[self.placement]  # type: ignore[index]
             canonical = p.tile.rotations[p.rot // 90].canonical
             kinds, followers, find = board.kind, board.followers, board.find

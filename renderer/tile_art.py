@@ -111,9 +111,22 @@ def segment_spot(tile: TileType, seg: Segment, s: float) -> Point:
         ys = [tile.cells[ci][1] for ci in seg.cells]
         return ((min(xs) + max(xs) + 1) * s / 2, (min(ys) + max(ys) + 1) * s / 2)
     if seg.kind == "field":
-        ci, h = seg.halves[0]
-        x, y = _half_point(h, s, 0.16 * s)
-        # Slide along the edge towards its corner, away from a road in the middle.
+        # The half-edge point farthest from the roads and rivers of its cell, moved inwards.
+        def clearance(ci: int, h: int) -> float:
+            x, y = _half_point(h, s, 0.2 * s)
+            lines = [
+                _edge_mid(d, s)
+                for other in tile.segments
+                if other.kind in ("road", "river")
+                for c, d in other.edges
+                if c == ci
+            ]
+            if lines:
+                lines.append((s / 2, s / 2))
+            return min((math.hypot(x - lx, y - ly) for lx, ly in lines), default=s)
+
+        ci, h = max(seg.halves, key=lambda half: clearance(*half))
+        x, y = _half_point(h, s, 0.2 * s)
         return x + tile.cells[ci][0] * s, y + tile.cells[ci][1] * s
     ci, d = seg.edges[0]
     ox, oy = tile.cells[ci][0] * s, tile.cells[ci][1] * s

@@ -31,6 +31,9 @@ class Expansion:
         """Adjust the shuffled bag (add, remove or reorder tiles)."""
         return bag
 
+    def check_pool(self, game: Game, pool: list[str]) -> None:
+        """Raise BadSetup if an explicit pool (a record's draw order) breaks this set's rules."""
+
     def setup(self, game: Game, rng: random.Random, options: dict[str, Any]) -> None:
         """Extra state once the board and bag exist (hands, the wheel's pig...)."""
 
@@ -47,12 +50,15 @@ class Expansion:
         """Why an edge-legal placement is still forbidden, or None."""
         return None
 
+    def on_place(self, game: Game, placement: int, events: list[Event]) -> None:
+        """A tile (or castle) was just placed."""
+
     def figure_moves(self, game: Game) -> list[Move]:
         """Moves offered in the figure step besides followers on the new tile."""
         return []
 
     def figure_allowed(self, game: Game) -> bool:
-        """False forbids any figure on the tile just placed."""
+        """False forbids any figure (follower, tollhouse...) this turn."""
         return True
 
     def after_figure(self, game: Game, events: list[Event]) -> bool:
@@ -101,10 +107,12 @@ class Expansion:
 
 HOOKS = (
     "bag",
+    "check_pool",
     "setup",
     "turn_start",
     "on_draw",
     "placement_problem",
+    "on_place",
     "figure_moves",
     "figure_allowed",
     "after_figure",

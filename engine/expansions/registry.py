@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from engine.expansions import Expansion
+from engine.expansions.river import River
 from engine.expansions.toll import Tollkeepers
 
 EXPANSIONS: dict[str, type[Expansion]] = {
+    "river1": River,
+    "river2": River,
     "toll": Tollkeepers,
 }
