@@ -56,6 +56,32 @@ def run_bot(sync: bool) -> int:
     return 0
 
 
+async def rebuild_leagues(db_path: str) -> int:
+    from service import GameService
+    from service.leagues import LeagueService
+    from storage import Store, open_database
+    from storage.leagues import LeagueStore
+
+    if not Path(db_path).exists():
+        print(f"no database at {db_path}", file=sys.stderr)
+        return 2
+    db = await open_database(db_path)
+    try:
+        games = GameService(Store(db))
+        leagues = LeagueService(games, LeagueStore(games.store))
+        before = {lg.id: await leagues.store.ratings(lg.id) for lg in await leagues.store.leagues()}
+        done = await leagues.rebuild()
+        for league_id, results in done.items():
+            same = await leagues.store.ratings(league_id) == before[league_id]
+            note = "unchanged" if same else "ratings corrected"
+            print(f"league #{league_id}: {results} results replayed, {note}")
+        if not done:
+            print("no league in this database")
+        return 0
+    finally:
+        await db.close()
+
+
 def main(argv: list[str] | None = None) -> int:
     _load_env()
     parser = argparse.ArgumentParser(prog="bot.py", description="Carcassonne on Discord")
@@ -74,6 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     p_play.add_argument("--db", default=os.environ.get("DATABASE_PATH", "data/carcassonne.db"))
     p_play.add_argument("--pictures", default=None, help="folder for a board picture before each turn")
     sub.add_parser("commands", help="print the slash command tree as JSON")
+    p_rebuild = sub.add_parser("league-rebuild", help="recompute every league's ratings from its results")
+    p_rebuild.add_argument("--db", default=os.environ.get("DATABASE_PATH", "data/carcassonne.db"))
     parser.add_argument("--sync", action="store_true", help="sync the slash commands with Discord at start")
     args = parser.parse_args(argv)
     if args.command == "commands":
@@ -83,6 +111,8 @@ def main(argv: list[str] | None = None) -> int:
 
         print(json.dumps(asyncio.run(command_tree()), indent=1))
         return 0
+    if args.command == "league-rebuild":
+        return asyncio.run(rebuild_leagues(args.db))
     if args.command == "demo":
         from console.demo import run_demo
 

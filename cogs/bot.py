@@ -9,8 +9,11 @@ from discord.ext import commands
 
 from cogs.carc import Carc
 from cogs.components import LobbyButton, SetsSelect, TakeTurnButton
+from cogs.leagues import Leagues
 from service import GameService
+from service.leagues import LeagueService
 from storage import Store, open_database
+from storage.leagues import LeagueStore
 
 log = logging.getLogger(__name__)
 
@@ -22,12 +25,15 @@ class CarcBot(commands.Bot):
         self.dev_guild = dev_guild
         self.sync_on_start = sync
         self.service: GameService | None = None
+        self.leagues: LeagueService | None = None
         self._db = None
 
     async def setup_hook(self) -> None:
         self._db = await open_database(self.database_path)
         self.service = GameService(Store(self._db))
+        self.leagues = LeagueService(self.service, LeagueStore(self.service.store))
         await self.add_cog(Carc(self))
+        await self.add_cog(Leagues(self))
         # Buttons and selects of old messages keep working after a restart.
         self.add_dynamic_items(LobbyButton, SetsSelect, TakeTurnButton)
         # Commands sync on purpose, not at every start (Discord rate-limits syncing).
@@ -50,4 +56,5 @@ async def command_tree() -> list[dict]:
     """The slash command tree as Discord receives it (``python bot.py commands``)."""
     bot = CarcBot()
     await bot.add_cog(Carc(bot))
+    await bot.add_cog(Leagues(bot))
     return [command.to_dict(bot.tree) for command in bot.tree.get_commands()]

@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import random
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -24,6 +25,8 @@ from engine.game import check_sets
 from engine.record import BadRecord, load
 from service.announce import announce
 from storage import Conflict, GameRow, NotFound, Store
+
+log = logging.getLogger(__name__)
 
 SNAPSHOT_EVERY = 20  # moves between two snapshots
 TIMEOUT_POLICIES = ("skip", "forfeit")
@@ -156,6 +159,9 @@ class GameService:
         self.clock = clock
         self._games: dict[int, tuple[int, Game]] = {}  # id -> (version, replayed game)
         self._locks: dict[int, asyncio.Lock] = {}
+        # Set by the league service: who may sit in a league game, and what to do when one ends.
+        self.member_check: Callable[[int, str], Awaitable[bool]] | None = None
+        self.finished_listeners: list[Callable[[int], Awaitable[Any]]] = []
 
     def _lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
@@ -163,13 +169,13 @@ class GameService:
     # ------------------------------------------------------------------ lobbies
     async def create_lobby(
         self, creator_id: str, creator_name: str, options: LobbyOptions, guild_id: str | None = None,
-        channel_id: str | None = None, seat_creator: bool = True,
+        channel_id: str | None = None, seat_creator: bool = True, league_id: int | None = None,
     ) -> GameRow:  # fmt: skip
         """Open a lobby; its creator takes the first seat unless ``seat_creator`` is False
         (a host who only watches, like the offline demo)."""
         opts = options.checked()
         now = self.clock()
-        game_id = await self.store.create_game(creator_id, opts.to_json(), now, guild_id, channel_id)
+        game_id = await self.store.create_game(creator_id, opts.to_json(), now, guild_id, channel_id, league_id)
         if seat_creator:
             await self.store.add_seat(game_id, creator_id, creator_name, False, now, opts.max_players)
         return await self.store.get_game(game_id)
@@ -182,6 +188,9 @@ class GameService:
 
     async def join(self, game_id: int, user_id: str, name: str) -> GameRow:
         row = await self.lobby(game_id)
+        league, check = row.league_id, self.member_check
+        if league is not None and check is not None and not await check(league, user_id):
+            raise ServiceError("only members of this game's league may join it (/league join)")
         try:
             await self.store.add_seat(game_id, user_id, name, False, self.clock(), row.options["max_players"])
         except Conflict as exc:
@@ -192,6 +201,8 @@ class GameService:
         row = await self.lobby(game_id)
         if by_user != row.creator_id:
             raise ServiceError("only the player who opened the lobby can add computer players")
+        if row.league_id is not None:
+            raise ServiceError("league games are rated: computer players cannot take part")
         n = sum(1 for s in row.seats if s.is_ai) + 1
         kind = "greedy" if greedy else "random"
         try:
@@ -215,6 +226,8 @@ class GameService:
             raise ServiceError("only the player who opened the lobby can change its options")
         if row.status != "lobby":
             raise ServiceError("the game has already started")
+        if row.league_id is not None:
+            raise ServiceError("a league game uses the league's settings")
         merged = LobbyOptions.from_json(row.options)
         for key, value in changes.items():
             setattr(merged, key, value)
@@ -413,6 +426,12 @@ class GameService:
         if after.finished or version // SNAPSHOT_EVERY > row.version // SNAPSHOT_EVERY:
             record = after.to_json()
             await self.store.save_snapshot(row.id, version, ENGINE_VERSION, json.dumps(record))
+        if after.finished:
+            for listener in self.finished_listeners:
+                try:
+                    await listener(row.id)
+                except Exception:  # a listener's failure must not undo a stored move
+                    log.exception("after game #%s ended", row.id)
 
     def _result(self, row: GameRow, game: Game) -> dict[str, Any]:
         users = row.setup["users"]  # type: ignore[index]

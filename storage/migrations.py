@@ -62,4 +62,60 @@ MIGRATIONS: list[tuple[int, str]] = [
         );
         """,
     ),
+    (
+        2,
+        """
+        CREATE TABLE leagues (
+            id          INTEGER PRIMARY KEY AUTOINCREMENT,
+            guild_id    TEXT NOT NULL,
+            name        TEXT NOT NULL,
+            options     TEXT NOT NULL,
+            created_by  TEXT NOT NULL,
+            created_at  TEXT NOT NULL,
+            UNIQUE (guild_id, name)
+        );
+        CREATE TABLE league_members (
+            league_id  INTEGER NOT NULL REFERENCES leagues (id),
+            user_id    TEXT NOT NULL,
+            name       TEXT NOT NULL,
+            active     INTEGER NOT NULL DEFAULT 1,
+            joined_at  TEXT NOT NULL,
+            PRIMARY KEY (league_id, user_id)
+        );
+        CREATE TABLE seasons (
+            id          INTEGER PRIMARY KEY AUTOINCREMENT,
+            league_id   INTEGER NOT NULL REFERENCES leagues (id),
+            number      INTEGER NOT NULL,
+            started_at  TEXT NOT NULL,
+            ended_at    TEXT,
+            standings   TEXT,
+            UNIQUE (league_id, number)
+        );
+        -- Append-only: every rated game's ranking. Ratings are derived from it.
+        CREATE TABLE results (
+            id          INTEGER PRIMARY KEY AUTOINCREMENT,
+            league_id   INTEGER NOT NULL REFERENCES leagues (id),
+            season      INTEGER NOT NULL,
+            game_id     INTEGER NOT NULL UNIQUE REFERENCES games (id),
+            ranking     TEXT NOT NULL,
+            recorded_at TEXT NOT NULL
+        );
+        CREATE TRIGGER results_append_only_update BEFORE UPDATE ON results
+            BEGIN SELECT RAISE(ABORT, 'the results log is append-only'); END;
+        CREATE TRIGGER results_append_only_delete BEFORE DELETE ON results
+            BEGIN SELECT RAISE(ABORT, 'the results log is append-only'); END;
+        -- A cache of the ratings after the latest result; rebuildable from results.
+        CREATE TABLE ratings (
+            league_id  INTEGER NOT NULL REFERENCES leagues (id),
+            season     INTEGER NOT NULL,
+            user_id    TEXT NOT NULL,
+            mu         REAL NOT NULL,
+            sigma      REAL NOT NULL,
+            games      INTEGER NOT NULL,
+            PRIMARY KEY (league_id, season, user_id)
+        );
+        ALTER TABLE games ADD COLUMN league_id INTEGER REFERENCES leagues (id);
+        CREATE INDEX games_league ON games (league_id);
+        """,
+    ),
 ]

@@ -61,6 +61,7 @@ class GameRow:
     result: dict[str, Any] | None
     created_at: datetime
     seats: list[SeatRow] = field(default_factory=list)
+    league_id: int | None = None
 
     def seat_of(self, user_id: str) -> SeatRow | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
@@ -90,13 +91,13 @@ class Store:
     # ------------------------------------------------------------------ games
     async def create_game(
         self, creator_id: str, options: dict[str, Any], now: datetime, guild_id: str | None = None,
-        channel_id: str | None = None,
+        channel_id: str | None = None, league_id: int | None = None,
     ) -> int:  # fmt: skip
         async with self._tx() as conn:
             cur = await conn.execute(
-                "INSERT INTO games (guild_id, channel_id, status, creator_id, options, created_at, updated_at)"
-                " VALUES (?, ?, 'lobby', ?, ?, ?, ?)",
-                (guild_id, channel_id, creator_id, json.dumps(options), iso(now), iso(now)),
+                "INSERT INTO games (guild_id, channel_id, status, creator_id, options, created_at, updated_at,"
+                " league_id) VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, creator_id, json.dumps(options), iso(now), iso(now), league_id),
             )
             return int(cur.lastrowid)  # type: ignore[arg-type]
 
@@ -128,6 +129,7 @@ class Store:
             result=json.loads(row["result"]) if row["result"] else None,
             created_at=parse_time(row["created_at"]),  # type: ignore[arg-type]
             seats=[SeatRow(s["user_id"], s["name"], s["seat"], bool(s["is_ai"]), s["status"]) for s in seats],
+            league_id=row["league_id"],
         )
 
     async def game_ids(

@@ -1,0 +1,206 @@
+"""Leagues: members, seasons, the append-only results log and the ratings cache."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from storage.store import Conflict, NotFound, Store, iso, parse_time
+
+RatingKey = tuple[int, str]  # (season number, user id)
+Rating = tuple[float, float, int]  # (mu, sigma, games)
+
+
+@dataclass
+class LeagueRow:
+    id: int
+    guild_id: str
+    name: str
+    options: dict[str, Any]
+    created_by: str
+
+
+@dataclass
+class SeasonRow:
+    number: int
+    started_at: datetime
+    ended_at: datetime | None
+    standings: list[dict[str, Any]] | None
+
+
+@dataclass
+class ResultRow:
+    id: int
+    season: int
+    game_id: int
+    ranking: list[dict[str, Any]]
+    recorded_at: datetime
+
+
+class LeagueStore:
+    """League queries, sharing the game store's connection and lock."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    # ------------------------------------------------------------------ leagues
+    async def create_league(self, guild_id: str, name: str, options: dict[str, Any], by: str, now: datetime) -> int:
+        try:
+            async with self.store._tx() as conn:
+                cur = await conn.execute(
+                    "INSERT INTO leagues (guild_id, name, options, created_by, created_at) VALUES (?, ?, ?, ?, ?)",
+                    (guild_id, name, json.dumps(options), by, iso(now)),
+                )
+                return int(cur.lastrowid)  # type: ignore[arg-type]
+        except sqlite3.IntegrityError:
+            raise Conflict(f"this server already has a league called {name!r}") from None
+
+    @staticmethod
+    def _league(row: Any) -> LeagueRow:
+        return LeagueRow(row["id"], row["guild_id"], row["name"], json.loads(row["options"]), row["created_by"])
+
+    async def league(self, league_id: int) -> LeagueRow:
+        rows = await self.store._read("SELECT * FROM leagues WHERE id = ?", (league_id,))
+        if not rows:
+            raise NotFound(f"there is no league #{league_id}")
+        return self._league(rows[0])
+
+    async def league_by_name(self, guild_id: str, name: str) -> LeagueRow | None:
+        rows = await self.store._read(
+            "SELECT * FROM leagues WHERE guild_id = ? AND lower(name) = lower(?)", (guild_id, name)
+        )
+        return self._league(rows[0]) if rows else None
+
+    async def leagues(self, guild_id: str | None = None) -> list[LeagueRow]:
+        if guild_id is None:
+            rows = await self.store._read("SELECT * FROM leagues ORDER BY id")
+        else:
+            rows = await self.store._read("SELECT * FROM leagues WHERE guild_id = ? ORDER BY name", (guild_id,))
+        return [self._league(r) for r in rows]
+
+    # ------------------------------------------------------------------ members
+    async def add_member(self, league_id: int, user_id: str, name: str, now: datetime) -> None:
+        async with self.store._tx() as conn:
+            async with conn.execute(
+                "SELECT active FROM league_members WHERE league_id = ? AND user_id = ?", (league_id, user_id)
+            ) as cur:
+                row = await cur.fetchone()
+            if row is not None and row[0]:
+                raise Conflict("you are already a member of this league")
+            if row is None:
+                await conn.execute(
+                    "INSERT INTO league_members (league_id, user_id, name, joined_at) VALUES (?, ?, ?, ?)",
+                    (league_id, user_id, name, iso(now)),
+                )
+            else:
+                await conn.execute(
+                    "UPDATE league_members SET active = 1, name = ? WHERE league_id = ? AND user_id = ?",
+                    (name, league_id, user_id),
+                )
+
+    async def remove_member(self, league_id: int, user_id: str) -> None:
+        async with self.store._tx() as conn:
+            cur = await conn.execute(
+                "UPDATE league_members SET active = 0 WHERE league_id = ? AND user_id = ? AND active = 1",
+                (league_id, user_id),
+            )
+            if cur.rowcount == 0:
+                raise Conflict("you are not a member of this league")
+
+    async def is_member(self, league_id: int, user_id: str) -> bool:
+        rows = await self.store._read(
+            "SELECT 1 FROM league_members WHERE league_id = ? AND user_id = ? AND active = 1", (league_id, user_id)
+        )
+        return bool(rows)
+
+    async def members(self, league_id: int, active_only: bool = False) -> dict[str, str]:
+        """user id -> name (former members too, unless ``active_only``)."""
+        sql = "SELECT user_id, name FROM league_members WHERE league_id = ?"
+        if active_only:
+            sql += " AND active = 1"
+        return {r[0]: r[1] for r in await self.store._read(sql, (league_id,))}
+
+    # ------------------------------------------------------------------ seasons
+    async def seasons(self, league_id: int) -> list[SeasonRow]:
+        rows = await self.store._read(
+            "SELECT number, started_at, ended_at, standings FROM seasons WHERE league_id = ? ORDER BY number",
+            (league_id,),
+        )
+        return [
+            SeasonRow(r[0], parse_time(r[1]), parse_time(r[2]), json.loads(r[3]) if r[3] else None)  # type: ignore[arg-type]
+            for r in rows
+        ]
+
+    async def start_season(self, league_id: int, now: datetime) -> int:
+        async with self.store._tx() as conn:
+            async with conn.execute(
+                "SELECT number, ended_at FROM seasons WHERE league_id = ? ORDER BY number DESC LIMIT 1", (league_id,)
+            ) as cur:
+                last = await cur.fetchone()
+            if last is not None and last[1] is None:
+                raise Conflict(f"season {last[0]} is still running")
+            number = (last[0] if last else 0) + 1
+            await conn.execute(
+                "INSERT INTO seasons (league_id, number, started_at) VALUES (?, ?, ?)", (league_id, number, iso(now))
+            )
+            return number
+
+    async def end_season(self, league_id: int, number: int, standings: list[dict[str, Any]], now: datetime) -> None:
+        async with self.store._tx() as conn:
+            cur = await conn.execute(
+                "UPDATE seasons SET ended_at = ?, standings = ?"
+                " WHERE league_id = ? AND number = ? AND ended_at IS NULL",
+                (iso(now), json.dumps(standings), league_id, number),
+            )
+            if cur.rowcount == 0:
+                raise Conflict("no season is running")
+
+    # ------------------------------------------------------------------ results and ratings
+    async def append_result(
+        self, league_id: int, season: int, game_id: int, ranking: list[dict[str, Any]], now: datetime,
+        ratings: dict[RatingKey, Rating],
+    ) -> None:  # fmt: skip
+        """Record a game's ranking and the ratings it produced, in one transaction."""
+        try:
+            async with self.store._tx() as conn:
+                await conn.execute(
+                    "INSERT INTO results (league_id, season, game_id, ranking, recorded_at) VALUES (?, ?, ?, ?, ?)",
+                    (league_id, season, game_id, json.dumps(ranking), iso(now)),
+                )
+                await self._write_ratings(conn, league_id, ratings)
+        except sqlite3.IntegrityError:
+            raise Conflict(f"game #{game_id} is already in the results") from None
+
+    @staticmethod
+    async def _write_ratings(conn: Any, league_id: int, ratings: dict[RatingKey, Rating]) -> None:
+        await conn.executemany(
+            "INSERT INTO ratings (league_id, season, user_id, mu, sigma, games) VALUES (?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (league_id, season, user_id) DO UPDATE SET"
+            " mu = excluded.mu, sigma = excluded.sigma, games = excluded.games",
+            [(league_id, season, user, mu, sigma, games) for (season, user), (mu, sigma, games) in ratings.items()],
+        )
+
+    async def replace_ratings(self, league_id: int, ratings: dict[RatingKey, Rating]) -> None:
+        async with self.store._tx() as conn:
+            await conn.execute("DELETE FROM ratings WHERE league_id = ?", (league_id,))
+            await self._write_ratings(conn, league_id, ratings)
+
+    async def results(self, league_id: int) -> list[ResultRow]:
+        rows = await self.store._read(
+            "SELECT id, season, game_id, ranking, recorded_at FROM results WHERE league_id = ? ORDER BY id",
+            (league_id,),
+        )
+        return [ResultRow(r[0], r[1], r[2], json.loads(r[3]), parse_time(r[4])) for r in rows]  # type: ignore[arg-type]
+
+    async def ratings(self, league_id: int) -> dict[RatingKey, Rating]:
+        rows = await self.store._read(
+            "SELECT season, user_id, mu, sigma, games FROM ratings WHERE league_id = ?", (league_id,)
+        )
+        return {(r[0], r[1]): (r[2], r[3], r[4]) for r in rows}
+
+    async def game_ids(self, league_id: int) -> list[int]:
+        rows = await self.store._read("SELECT id FROM games WHERE league_id = ? ORDER BY id", (league_id,))
+        return [r[0] for r in rows]
