@@ -74,6 +74,8 @@ def turn_content(view: TurnView, lines: list[str], name_of_user: str | None = No
     who = mention(view.user_id, view.player or "?")
     if view.step == "tile":
         ask = f"{who}, your turn: place **{view.tile}** ({view.bag_left} tiles left)."
+    elif view.step == "draw":
+        ask = f"{who}, your turn: draw a tile or place one of your castles ({view.bag_left} tiles left)."
     else:
         ask = f"{who}, your decision: {view.step}."
     deadline = f" Ends {timestamp(view.deadline)}." if view.deadline else ""

@@ -291,12 +291,19 @@ class Game:
     def _apply_tile(self, move: Move, events: list[Event]) -> None:
         tile = self.drawn
         assert tile is not None
+        if move.get("tile") not in (None, tile.id):
+            raise IllegalMove(f"the drawn tile is {tile.id}, not {move.get('tile')}")
+        x, y, rot = self.check_placement(tile, move)
+        self._record(move)
+        self.drawn = None
+        self.put_tile(tile, x, y, rot, events)
+
+    def check_placement(self, tile: TileType, move: Move) -> tuple[int, int, int]:
+        """(x, y, rot) of a move placing ``tile``, if the rules allow it; else IllegalMove."""
         try:
             x, y, rot = int(move["x"]), int(move["y"]), int(move["rot"])
         except (KeyError, TypeError, ValueError):
-            raise IllegalMove('a tile move needs whole numbers "x", "y" and "rot"') from None
-        if move.get("tile") not in (None, tile.id):
-            raise IllegalMove(f"the drawn tile is {tile.id}, not {move.get('tile')}")
+            raise IllegalMove('a placement needs whole numbers "x", "y" and "rot"') from None
         if rot not in (0, 90, 180, 270):
             raise IllegalMove("rot must be 0, 90, 180 or 270")
         if not self.board.fits(tile, x, y, rot):
@@ -305,9 +312,11 @@ class Game:
             problem = hook(self, tile, x, y, rot)
             if problem:
                 raise IllegalMove(problem)
-        self._record(move)
+        return x, y, rot
+
+    def put_tile(self, tile: TileType, x: int, y: int, rot: int, events: list[Event]) -> None:
+        """Place a checked tile (or castle) and open the figure step."""
         self.placement = self.board.place(tile, x, y, rot)
-        self.drawn = None
         events.append(
             {"type": "tile_placed", "player": self.players[self.current], "tile": tile.id, "x": x, "y": y, "rot": rot}
         )

@@ -150,6 +150,11 @@ def choice_label(move: dict[str, Any], number: int | None = None) -> str:
         return f"{prefix}tollhouse on the village at ({move['x']}, {move['y']})"
     if kind == "tile":
         return f"{prefix}tile at ({move['x']}, {move['y']}) turned {move['rot']}°"
+    if kind == "draw":
+        return f"{prefix}draw a tile"
+    if kind == "castle":
+        name = move["castle"].split(".", 1)[1].capitalize()
+        return f"{prefix}castle {name} at ({move['x']}, {move['y']}) turned {move['rot']}°"
     return prefix + ", ".join(f"{k} {v}" for k, v in move.items() if k != "player")
 
 

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from engine.expansions import Expansion
+from engine.expansions.castles import Castles
 from engine.expansions.river import River
 from engine.expansions.toll import Tollkeepers
 
 EXPANSIONS: dict[str, type[Expansion]] = {
     "river1": River,
     "river2": River,
+    "castles": Castles,
     "toll": Tollkeepers,
 }
