@@ -263,8 +263,9 @@ class Game:
         elif mtype == "pass" and step == "figure":
             self._record(move)
             self.after_figure(events)
-        elif mtype in self._move_owner:
-            owner = self._move_owner[mtype]
+        elif mtype in self._move_owner or (mtype == "pass" and step in self._step_owner):
+            # Expansion moves, and a pass that skips an expansion's optional step.
+            owner = self._move_owner.get(mtype) or self._step_owner[step]
             owner.validate(self, move)
             self._record(move)
             owner.apply(self, move, events)

@@ -134,6 +134,10 @@ def _figures(draw: ImageDraw.ImageDraw, game: Game, frame: Frame) -> None:
             kind = board.kind[node]
             size = s * (0.42 if kind == "castle" else 0.3)
             figures.meeple(draw, ox + sx, oy + sy, size, player, lying=kind == "field")
+    for key, join in game.expansion_state("ferries").get("at", {}).items():
+        x, y = map(int, key.split(","))
+        ox, oy = frame.origin(x, y)
+        figures.ferry(draw, ox, oy, s, join)
     f = font(max(9, s // 5))
     for player, house in game.expansion_state("toll").get("houses", {}).items():
         ox, oy = frame.origin(house["x"], house["y"])

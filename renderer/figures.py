@@ -35,3 +35,17 @@ def pig(draw: ImageDraw.ImageDraw, x: float, y: float, size: float) -> None:
     r = size / 2
     draw.ellipse([x - r, y - r * 0.7, x + r, y + r * 0.7], fill=pal.PIG, outline=(90, 40, 60), width=2)
     draw.ellipse([x + r * 0.6, y - r * 0.3, x + r * 1.2, y + r * 0.3], fill=pal.PIG, outline=(90, 40, 60), width=2)
+
+
+def ferry(draw: ImageDraw.ImageDraw, ox: float, oy: float, s: float, join: str) -> None:
+    """A ferry on the lake of the cell at (ox, oy): a rope between the two jetties it joins, and the boat."""
+    ends = []
+    for name in join.split("-"):
+        dx, dy = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}[name]
+        ends.append((ox + s / 2 + dx * s * 0.27, oy + s / 2 + dy * s * 0.27))
+    (x1, y1), (x2, y2) = ends
+    mx, my = ox + s / 2, oy + s / 2
+    draw.line([(x1, y1), (mx, my), (x2, y2)], fill=(92, 64, 32), width=max(2, int(s / 24)), joint="curve")
+    bx, by = (x1 + mx) / 2, (y1 + my) / 2
+    r = s * 0.09
+    draw.ellipse([bx - r, by - r * 0.6, bx + r, by + r * 0.6], fill=(150, 100, 50), outline=(60, 40, 20), width=2)

@@ -134,6 +134,9 @@ class Notice:
     turn: TurnView | None = None
 
 
+PASS_LABELS = {"figure": "no figure", "ferry_move": "leave the ferries as they are"}
+
+
 def choice_label(move: dict[str, Any], number: int | None = None) -> str:
     """How a move reads in a list of choices (figure spots are numbered like the preview)."""
     kind = move["type"]
@@ -152,6 +155,8 @@ def choice_label(move: dict[str, Any], number: int | None = None) -> str:
         return f"{prefix}tile at ({move['x']}, {move['y']}) turned {move['rot']}°"
     if kind == "draw":
         return f"{prefix}draw a tile"
+    if kind == "ferry":
+        return f"{prefix}ferry at ({move['x']}, {move['y']}) joining {move['join']}"
     if kind == "castle":
         name = move["castle"].split(".", 1)[1].capitalize()
         return f"{prefix}castle {name} at ({move['x']}, {move['y']}) turned {move['rot']}°"
@@ -345,7 +350,8 @@ class GameService:
             numbered = [m for m in game.legal_moves() if m["type"] != "pass"]
             choices = [Choice(choice_label(m, i), m) for i, m in enumerate(numbered, start=1)]
             if any(m["type"] == "pass" for m in game.legal_moves()):
-                choices.append(Choice(choice_label({"type": "pass"}), {"type": "pass"}))
+                label = PASS_LABELS.get(game.step, "pass")
+                choices.append(Choice(label, {"type": "pass"}))
         return TurnView(
             game_id=row.id,
             version=row.version if version is None else version,

@@ -115,6 +115,8 @@ def features_from_scratch(game: Game) -> tuple[dict[int, int], dict[int, int]]:
             for a, b in pairs:
                 links[a].add(b)
                 links[b].add(a)
+    for a, b in board.ferry_link.items():  # a ferry joins two stubs of a lake and closes nothing
+        links[a].add(b)
     component: dict[int, int] = {}
     for start in links:
         if start in component:

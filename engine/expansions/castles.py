@@ -119,6 +119,8 @@ class Castles(Expansion):
             if not game.bag_left:
                 raise IllegalMove("the bag is empty: you can only place a castle")
             return
+        if move["type"] != "castle":
+            raise IllegalMove("draw a tile or place one of your castles")
         castle_id = move.get("castle")
         hand = _state(game)["hands"].get(game.current, [])
         if castle_id not in hand:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.expansions import Expansion
 from engine.expansions.castles import Castles
+from engine.expansions.ferries import Ferries
 from engine.expansions.river import River
 from engine.expansions.toll import Tollkeepers
 
@@ -11,5 +12,6 @@ EXPANSIONS: dict[str, type[Expansion]] = {
     "river1": River,
     "river2": River,
     "castles": Castles,
+    "ferries": Ferries,
     "toll": Tollkeepers,
 }

@@ -117,9 +117,7 @@ class Tollkeepers(Expansion):
         for owner in state["flip"]:
             house = state["houses"][owner]
             house["value"] = 3 - house["value"]
-            events.append(
-                {"type": "toll", "action": "flipped", "player": game.players[owner], "value": house["value"]}
-            )
+            events.append({"type": "toll", "action": "flipped", "player": game.players[owner], "value": house["value"]})
         state["flip"] = []
 
     def final_scoring(self, game: Game, events: list[Event]) -> None:

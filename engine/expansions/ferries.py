@@ -1,0 +1,234 @@
+"""The Ferries (RULES.md, ferries page).
+
+Every road of a lake tile is a stub ending at a jetty. After the figure step on
+a new lake tile, the player puts a ferry on it joining two stubs (step
+``ferry``). Then, for every road the new tile extended, the first ferry met
+along it may be moved once to any pair of its tile (step ``ferry_move``; a
+pass ends it). Scoring comes after. A moved ferry can complete a road (it
+scores) or reopen one (nothing is taken back); only the roads through the
+moved ferries' tiles are rebuilt.
+
+State (``game.state["ferries"]``): ``at`` ("x,y" -> join such as "E-W"), and
+for the turn in progress ``movable`` (cells whose ferry may still move),
+``touched`` (stub nodes whose roads changed) and ``before`` (the complete
+roads among them before the change, so that an unchanged road is not scored
+twice).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from engine.expansions import Event, Expansion, Move
+from engine.game import IllegalMove
+from engine.tiles import DIRS, DX, DY
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+def _key(x: int, y: int) -> str:
+    return f"{x},{y}"
+
+
+def _state(game: Game) -> dict[str, Any]:
+    return game.state["ferries"]
+
+
+def stubs(game: Game, cell: tuple[int, int]) -> dict[int, int]:
+    """Board direction -> road node of each stub of the lake tile on ``cell``."""
+    board = game.board
+    p = board.placements[board.cells[cell][0]]
+    q = p.rot // 90
+    return {(seg.edges[0][1] + q) % 4: p.first_node + i for i, seg in enumerate(p.tile.segments) if seg.kind == "road"}
+
+
+def join_name(a: int, b: int) -> str:
+    a, b = sorted((a, b))
+    return f"{DIRS[a]}-{DIRS[b]}"
+
+
+def parse_join(text: Any) -> tuple[int, int] | None:
+    if not isinstance(text, str) or len(text.split("-")) != 2:
+        return None
+    a, b = text.upper().split("-")
+    if a not in DIRS or b not in DIRS or a == b:
+        return None
+    return DIRS.index(a), DIRS.index(b)
+
+
+class Ferries(Expansion):
+    name = "ferries"
+    move_types = ("ferry",)
+    steps = ("ferry", "ferry_move")
+
+    def setup(self, game: Game, rng: Any, options: dict[str, Any]) -> None:
+        game.state["ferries"] = {"at": {}, "movable": [], "touched": [], "before": []}
+
+    # ------------------------------------------------------------------ the turn
+    def after_figure(self, game: Game, events: list[Event]) -> bool:
+        p = game.board.placements[game.placement]  # type: ignore[index]
+        if p.tile.lake:
+            game.step = "ferry"
+            return True
+        return self._open_moves(game)
+
+    def _open_moves(self, game: Game) -> bool:
+        state = _state(game)
+        state["movable"] = self.first_ferries(game)
+        if state["movable"]:
+            game.step = "ferry_move"
+            return True
+        return False
+
+    def first_ferries(self, game: Game) -> list[str]:
+        """Cells of the first ferry met on each road the new tile extended."""
+        board = game.board
+        p = board.placements[game.placement]  # type: ignore[index]
+        own = set(p.cells)
+        found: list[str] = []
+        rt = p.tile.rotations[p.rot // 90]
+        for seg in p.tile.segments:
+            if seg.kind != "road":
+                continue
+            for ci, d in seg.edges:
+                d = (d + p.rot // 90) % 4
+                cx, cy = p.x + rt.offsets[ci][0], p.y + rt.offsets[ci][1]
+                hit = self._walk(game, (cx + DX[d], cy + DY[d]), (d + 2) % 4, own)
+                if hit and hit not in found:
+                    found.append(hit)
+        return found
+
+    @staticmethod
+    def _walk(game: Game, cell: tuple[int, int], entry: int, own: set[tuple[int, int]]) -> str | None:
+        """Follow a road from ``cell`` (entered through its edge ``entry``); the first ferry's cell."""
+        board = game.board
+        ferries = _state(game)["at"]
+        seen: set[tuple[int, int, int]] = set()
+        while cell in board.cells and cell not in own and (cell[0], cell[1], entry) not in seen:
+            seen.add((cell[0], cell[1], entry))
+            pidx, first, info = board.cells[cell]
+            node = first + info[4][entry]
+            p = board.placements[pidx]
+            q = p.rot // 90
+            seg = p.tile.segments[node - p.first_node]
+            if p.tile.lake:
+                return _key(*cell) if _key(*cell) in ferries and node in board.ferry_link else None
+            exits = [((d + q) % 4, ci) for ci, d in seg.edges if not (ci == info[2] and (d + q) % 4 == entry)]
+            if not exits:
+                return None  # the road ends here (village, city, cloister, castle)
+            d, ci = exits[0]
+            dx, dy = p.tile.rotations[q].offsets[ci]
+            x0, y0 = p.x + dx, p.y + dy
+            cell, entry = (x0 + DX[d], y0 + DY[d]), (d + 2) % 4
+        return None
+
+    def step_moves(self, game: Game) -> list[Move]:
+        if game.step == "ferry":
+            p = game.board.placements[game.placement]  # type: ignore[index]
+            dirs = sorted(stubs(game, (p.x, p.y)))
+            return [{"type": "ferry", "x": p.x, "y": p.y, "join": join_name(a, b)} for a, b in combinations(dirs, 2)]
+        moves: list[Move] = []
+        state = _state(game)
+        for key in state["movable"]:
+            x, y = map(int, key.split(","))
+            dirs = sorted(stubs(game, (x, y)))
+            for a, b in combinations(dirs, 2):
+                if join_name(a, b) != state["at"][key]:
+                    moves.append({"type": "ferry", "x": x, "y": y, "join": join_name(a, b)})
+        return moves + [{"type": "pass"}]
+
+    def validate(self, game: Game, move: Move) -> None:
+        if game.step not in ("ferry", "ferry_move"):
+            raise IllegalMove("ferries are placed and moved after the figure step of a turn")
+        if move["type"] == "pass":
+            if game.step == "ferry":
+                raise IllegalMove("a ferry must be placed on the new lake tile")
+            return
+        x, y = move.get("x"), move.get("y")
+        if not isinstance(x, int) or not isinstance(y, int):
+            raise IllegalMove('a ferry move needs whole numbers "x" and "y"')
+        pair = parse_join(move.get("join"))
+        if pair is None:
+            raise IllegalMove('"join" names two jetties, such as "E-W"')
+        if game.step == "ferry":
+            p = game.board.placements[game.placement]  # type: ignore[index]
+            if (x, y) != (p.x, p.y):
+                raise IllegalMove(f"the new ferry goes on the lake tile you just placed, at ({p.x}, {p.y})")
+        else:
+            key = _key(x, y)
+            if key not in _state(game)["movable"]:
+                raise IllegalMove(
+                    f"the ferry at ({x}, {y}) may not move now: only the first ferry on each road you extended"
+                )
+            if join_name(*pair) == _state(game)["at"][key]:
+                raise IllegalMove("the ferry already joins those jetties; pass to leave it")
+        if not set(pair) <= set(stubs(game, (x, y))):
+            raise IllegalMove(f"the lake at ({x}, {y}) has no jetty at {move['join']}")
+
+    def apply(self, game: Game, move: Move, events: list[Event]) -> None:
+        state = _state(game)
+        if move["type"] == "pass":
+            state["movable"] = []
+            game.finish_turn(events)
+            return
+        x, y = move["x"], move["y"]
+        a, b = parse_join(move["join"])  # type: ignore[misc]
+        placing = game.step == "ferry"
+        self._set_ferry(game, (x, y), a, b)
+        events.append(
+            {
+                "type": "ferry",
+                "action": "placed" if placing else "moved",
+                "player": game.players[game.current],
+                "x": x,
+                "y": y,
+                "join": join_name(a, b),
+            }
+        )
+        if placing:
+            if not self._open_moves(game):
+                game.finish_turn(events)
+            return
+        state["movable"].remove(_key(x, y))
+        if not state["movable"]:
+            game.finish_turn(events)
+
+    def _set_ferry(self, game: Game, cell: tuple[int, int], a: int, b: int) -> None:
+        board = game.board
+        state = _state(game)
+        nodes = stubs(game, cell)
+        # Remember which complete roads existed before, so only changed ones score.
+        for n in nodes.values():
+            root = board.find(n)
+            if board.open[root] == 0:
+                state["before"].append(sorted(board.members(root)))
+            state["touched"].append(n)
+        for n in nodes.values():
+            board.ferry_link.pop(n, None)
+        board.ferry_link[nodes[a]] = nodes[b]
+        board.ferry_link[nodes[b]] = nodes[a]
+        board.rebuild_roads(list(nodes.values()))
+        state["at"][_key(*cell)] = join_name(a, b)
+
+    # ------------------------------------------------------------------ scoring
+    def completed_roots(self, game: Game) -> list[int]:
+        board = game.board
+        state = _state(game)
+        before = {tuple(m) for m in state["before"]}
+        out = []
+        for n in state["touched"]:
+            root = board.find(n)
+            if root in out or board.open[root] != 0:
+                continue
+            if tuple(sorted(board.members(root))) not in before:
+                out.append(root)
+        return out
+
+    def end_of_turn(self, game: Game, events: list[Event]) -> None:
+        state = _state(game)
+        state["movable"], state["touched"], state["before"] = [], [], []
+
+    def to_state(self, game: Game) -> dict[str, Any]:
+        return {"ferries": dict(_state(game)["at"])}
