@@ -74,6 +74,10 @@ def turn_content(view: TurnView, lines: list[str], name_of_user: str | None = No
     who = mention(view.user_id, view.player or "?")
     if view.step == "tile":
         ask = f"{who}, your turn: place **{view.tile}** ({view.bag_left} tiles left)."
+    elif view.step == "plague":
+        ask = f"{who}, the plague: choose one of your followers to send home."
+    elif view.step in ("ferry", "ferry_move"):
+        ask = f"{who}, your turn goes on: {'place the new ferry' if view.step == 'ferry' else 'you may move ferries'}."
     elif view.step == "draw":
         ask = f"{who}, your turn: draw a tile or place one of your castles ({view.bag_left} tiles left)."
     else:

@@ -80,6 +80,7 @@ class Game:
         self._hooks = {h: overridden(self.expansions, h) for h in HOOKS}
         self._move_owner = {t: e for e in self.expansions for t in e.move_types}
         self._step_owner = {s: e for e in self.expansions for s in e.steps}
+        self._targets = {t: e for e in self.expansions for t in e.targets}
 
         n = len(players)
         self.scores = [0] * n
@@ -258,6 +259,11 @@ class Game:
         step = self.step
         if mtype == "tile" and step == "tile":
             self._apply_tile(move, events)
+        elif mtype == "meeple" and step == "figure" and self._target_owner(move) is not None:
+            owner = self._target_owner(move)  # a follower placed off the new tile (a crown space)
+            owner.validate(self, move)  # type: ignore[union-attr]
+            self._record(move)
+            owner.apply(self, move, events)  # type: ignore[union-attr]
         elif mtype == "meeple" and step == "figure":
             self._apply_meeple(move, events)
         elif mtype == "pass" and step == "figure":
@@ -272,6 +278,12 @@ class Game:
         else:
             raise IllegalMove(self._wrong_step(mtype))
         return events
+
+    def _target_owner(self, move: Move) -> Expansion | None:
+        at = move.get("at")
+        if not isinstance(at, str):
+            return None
+        return self._targets.get(at.split(":", 1)[0])
 
     def _wrong_step(self, mtype: str) -> str:
         wanted = {

@@ -202,9 +202,7 @@ def parse_tile(
                 m = _FEATURE.match(where)
                 if not m or m.group(1) != "road":
                     raise ValueError(f"{tile_id}: decoration must stand beside road{{..}} or -")
-                ports = frozenset(
-                    (ci, DIRS.index(d)) for ci, d in map(_parse_port, m.group(2).split(","))
-                )
+                ports = frozenset((ci, DIRS.index(d)) for ci, d in map(_parse_port, m.group(2).split(",")))
                 decorations.append((name, ports))
             continue
         m = _FEATURE.match(part)
@@ -219,9 +217,7 @@ def parse_tile(
             segments.append(Segment("field", (), halves, seg_cells))
             if rest.startswith("->"):
                 city_ports = [_parse_port(p) for p in rest[2:].split(",")]
-                pending_cities.append(
-                    (len(segments) - 1, [(ci, DIRS.index(d)) for ci, d in city_ports])
-                )
+                pending_cities.append((len(segments) - 1, [(ci, DIRS.index(d)) for ci, d in city_ports]))
             elif rest:
                 raise ValueError(f"{tile_id}: unexpected {rest!r}")
         else:
@@ -248,12 +244,8 @@ def parse_tile(
         if len(hits) != 1:
             raise ValueError(f"{tile_id}: no road {sorted(ports)} for decoration {name}")
         s = segments[hits[0]]
-        segments[hits[0]] = Segment(
-            s.kind, s.edges, s.halves, s.cells, s.pennants, s.cities, s.decorations + (name,)
-        )
-    tile = TileType(
-        tile_id, count, list(cells), terrain, segments, village, lake, wheel_icon, tuple(loose)
-    )
+        segments[hits[0]] = Segment(s.kind, s.edges, s.halves, s.cells, s.pennants, s.cities, s.decorations + (name,))
+    tile = TileType(tile_id, count, list(cells), terrain, segments, village, lake, wheel_icon, tuple(loose))
     tile.seg_kinds = [seg.kind for seg in segments]
     tile.seg_open = [len(seg.edges) for seg in segments]
     tile.seg_pennants = [seg.pennants for seg in segments]

@@ -8,14 +8,16 @@ encodes a picture small enough for Discord.
 from __future__ import annotations
 
 import io
+import math
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
 from engine import Game
+from engine.tiledata.wheel import SECTORS
 from renderer import figures
 from renderer import palette as pal
-from renderer.tile_art import font, spots, tile_image
+from renderer.tile_art import crown_points, font, spots, tile_image
 
 MAX_SIDE = 4096
 TARGET_SIDE = 1600  # long side aimed for: readable on a phone once Discord scales it
@@ -134,6 +136,9 @@ def _figures(draw: ImageDraw.ImageDraw, game: Game, frame: Frame) -> None:
             kind = board.kind[node]
             size = s * (0.42 if kind == "castle" else 0.3)
             figures.meeple(draw, ox + sx, oy + sy, size, player, lying=kind == "field")
+    wheel = game.expansion_state("wheel")
+    if wheel:
+        _wheel_figures(draw, game, frame, wheel)
     for key, join in game.expansion_state("ferries").get("at", {}).items():
         x, y = map(int, key.split(","))
         ox, oy = frame.origin(x, y)
@@ -142,6 +147,23 @@ def _figures(draw: ImageDraw.ImageDraw, game: Game, frame: Frame) -> None:
     for player, house in game.expansion_state("toll").get("houses", {}).items():
         ox, oy = frame.origin(house["x"], house["y"])
         figures.tollhouse(draw, ox + s * 0.72, oy + s * 0.28, s * 0.26, player, house["value"], f)
+
+
+def _wheel_figures(draw: ImageDraw.ImageDraw, game: Game, frame: Frame, wheel: dict) -> None:
+    """The pig on its sector and the followers on crown spaces."""
+    p = next(p for p in game.board.placements if p.tile.id == "wheel.start")
+    ox, oy = frame.origin(p.x, p.y)
+    s = frame.cell
+    w = 4 * s
+    sector = wheel["pig"]
+    angle = math.radians(-90 + 60 * sector + 30)
+    cx, cy, rad = ox + w / 2, oy + w / 2, w * 0.42
+    figures.pig(draw, cx + math.cos(angle) * rad * 0.35, cy + math.sin(angle) * rad * 0.35, s * 0.45)
+    for name, spaces in wheel["crowns"].items():
+        points = crown_points(SECTORS.index(name), w, w)
+        for player, (px, py) in zip(spaces, points, strict=True):
+            if player is not None:
+                figures.meeple(draw, ox + px, oy + py, s * 0.3, player)
 
 
 def _outline(draw: ImageDraw.ImageDraw, frame: Frame, cells: list[Cell], colour, width: int) -> None:

@@ -141,6 +141,10 @@ def choice_label(move: dict[str, Any], number: int | None = None) -> str:
     """How a move reads in a list of choices (figure spots are numbered like the preview)."""
     kind = move["type"]
     prefix = f"{number}. " if number is not None else ""
+    if kind == "meeple" and move["at"].startswith("crown:"):
+        return f"{prefix}follower on the {move['at'].split(':')[1].capitalize()} crown of the wheel"
+    if kind == "remove":
+        return f"{prefix}send home your follower on the {move['at'].split(':')[0]} at ({move['x']}, {move['y']})"
     if kind == "meeple":
         feature, _, side = move["at"].partition(":")
         where = f" ({side})" if side else ""

@@ -25,6 +25,8 @@ class Expansion:
     move_types: tuple[str, ...] = ()
     #: steps of the turn this expansion runs (it answers ``step_moves`` for them)
     steps: tuple[str, ...] = ()
+    #: follower targets off the new tile that this expansion handles, e.g. "crown" for "crown:taxes"
+    targets: tuple[str, ...] = ()
 
     # --- setup
     def bag(self, game: Game, bag: list[str], rng: random.Random) -> list[str]:

@@ -3,9 +3,7 @@
 D_FEATURES = "city{N}; road{W,E}; field{WNW,ENE}->N; field{ESE,SSE,SSW,WSW}"
 J_FEATURES = "city{N}; road{E,S}; field{ENE,SSW,WSW,WNW}->N; field{ESE,SSE}"
 K_FEATURES = "city{N}; road{S,W}; field{WNW,ENE,ESE,SSE}->N; field{SSW,WSW}"
-L_FEATURES = (
-    "city{N}; road{E}; road{S}; road{W}; village; field{WNW,ENE}->N; field{ESE,SSE}; field{SSW,WSW}"
-)
+L_FEATURES = "city{N}; road{E}; road{S}; road{W}; village; field{WNW,ENE}->N; field{ESE,SSE}; field{SSW,WSW}"
 M_FEATURES = "city{N,W} pennant; field{ENE,ESE,SSE,SSW}->N"
 N_FEATURES = "city{N,W}; field{ENE,ESE,SSE,SSW}->N"
 H_FEATURES = "city{N}; city{S}; field{ENE,ESE,WSW,WNW}->N,S"
@@ -19,8 +17,7 @@ U_FEATURES = "road{W,E}; field{WNW,NNW,NNE,ENE}; field{ESE,SSE,SSW,WSW}"
 V_FEATURES = "road{S,W}; field{WNW,NNW,NNE,ENE,ESE,SSE}; field{SSW,WSW}"
 W_FEATURES = "road{E}; road{S}; road{W}; village; field{WNW,NNW,NNE,ENE}; field{ESE,SSE}; field{SSW,WSW}"
 X_FEATURES = (
-    "road{N}; road{E}; road{S}; road{W}; village; "
-    "field{WNW,NNW}; field{NNE,ENE}; field{ESE,SSE}; field{SSW,WSW}"
+    "road{N}; road{E}; road{S}; road{W}; village; field{WNW,NNW}; field{NNE,ENE}; field{ESE,SSE}; field{SSW,WSW}"
 )
 E_FEATURES = "city{N}; field{ENE,ESE,SSE,SSW,WSW,WNW}->N"
 F_FEATURES = "city{E,W} pennant; field{NNW,NNE}->E; field{SSE,SSW}->E"

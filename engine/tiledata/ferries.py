@@ -17,7 +17,6 @@ TILES = [
         "ferries.four",
         1,
         "RRRR",
-        "lake; road{N}; road{E}; road{S}; road{W}; "
-        "field{WNW,NNW}; field{NNE,ENE}; field{ESE,SSE}; field{SSW,WSW}",
+        "lake; road{N}; road{E}; road{S}; road{W}; field{WNW,NNW}; field{NNE,ENE}; field{ESE,SSE}; field{SSW,WSW}",
     ),
 ]

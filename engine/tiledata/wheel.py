@@ -9,9 +9,23 @@ CROWN_SPACES = {"fortune": 0, "taxes": 2, "famine": 2, "storm": 2, "inquisition"
 
 # Base tile (letter and variant) -> pig steps of its icon copies.
 ICONS = {
-    "B": [1], "E": [1], "U": [1], "J": [1], "N": [1], "W": [1],
-    "A": [2], "D": [2], "H": [2], "P": [2], "R": [2], "U.farmhouse": [2], "V.stable": [2],
-    "F": [3], "K": [3], "L": [3], "O": [3],
+    "B": [1],
+    "E": [1],
+    "U": [1],
+    "J": [1],
+    "N": [1],
+    "W": [1],
+    "A": [2],
+    "D": [2],
+    "H": [2],
+    "P": [2],
+    "R": [2],
+    "U.farmhouse": [2],
+    "V.stable": [2],
+    "F": [3],
+    "K": [3],
+    "L": [3],
+    "O": [3],
     "V": [1, 3],
 }
 
