@@ -68,6 +68,16 @@ def test_board_size_bounds_and_png_size_for_a_long_game():
     assert len(data) < 1024 * 1024
 
 
+def test_a_150_tile_board_stays_within_discord_limits():
+    from benchmarks.renderer import long_game
+
+    game = long_game(150)
+    assert len(game.board.placements) > 140
+    img = render_board(game)
+    assert max(img.size) <= 4096
+    assert len(png_bytes(img)) <= 1024 * 1024
+
+
 def test_legal_cells_are_labelled_and_framed():
     game = Game(["Ann", "Bob"], seed=2)
     labels = label_cells(list(game.legal_placements()))
