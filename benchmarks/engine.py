@@ -11,6 +11,7 @@ import argparse
 import statistics
 import time
 
+from benchmarks.table import print_table
 from engine import Game
 from engine.ai import RandomPlayer
 from engine.record import load
@@ -77,10 +78,7 @@ def main() -> None:
         ("full-game replay, mean", f"{mean_replay:.2f} ms", "< 10 ms"),
         ("full-game replay, worst", f"{worst_replay:.2f} ms", ""),
     ]
-    width = max(len(r[0]) for r in rows)
-    print(f"{'measure':<{width}}  {'figure':>10}  target")
-    for name, figure, target in rows:
-        print(f"{name:<{width}}  {figure:>10}  {target}")
+    print_table(rows)
     print(f"random base games per second: {gps:.0f}")
 
 

@@ -11,6 +11,7 @@ import random
 import statistics
 import time
 
+from benchmarks.table import print_table
 from engine import Game
 from engine.ai import GreedyPlayer, RandomPlayer
 from engine.catalog import SET_TILES
@@ -83,10 +84,7 @@ def main() -> None:
             "<= 1 MiB, <= 4096 px",
         ),
     ]
-    width = max(len(r[0]) for r in rows)
-    print(f"{'measure':<{width}}  {'figure':>22}  target")
-    for name, figure, target in rows:
-        print(f"{name:<{width}}  {figure:>22}  {target}")
+    print_table(rows)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.table import print_table
 from service import GameService, LobbyOptions
 from storage import Store, open_database
 
@@ -66,10 +67,7 @@ async def main() -> None:
         (f"load a {row.version}-move game from its snapshot", f"{statistics.median(with_snapshot) * 1000:.1f} ms", ""),
         (f"load a {row.version}-move game from the log only", f"{statistics.median(from_log) * 1000:.1f} ms", ""),
     ]
-    width = max(len(r[0]) for r in rows)
-    print(f"{'measure':<{width}}  {'figure':>10}  target")
-    for name, figure, target in rows:
-        print(f"{name:<{width}}  {figure:>10}  {target}")
+    print_table(rows)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from engine import Game
@@ -41,3 +42,15 @@ def scored(events: list[dict[str, Any]], final: bool | None = None) -> list[tupl
         for e in events
         if e["type"] == "scored" and (final is None or e["final"] == final)
     ]
+
+
+class Clock:
+    """A settable clock for the service; ``tick`` seconds pass at every reading."""
+
+    def __init__(self, tick: int = 0) -> None:
+        self.now = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
+        self.tick = timedelta(seconds=tick)
+
+    def __call__(self) -> datetime:
+        self.now += self.tick
+        return self.now

@@ -1,6 +1,6 @@
 """The Discord front end, driven offline through fakes of discord.py's objects."""
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from types import SimpleNamespace
 
 import pytest
@@ -10,14 +10,7 @@ from cogs.components import LobbyButton, SetsSelect, TakeTurnButton, TurnPanel
 from service import GameService
 from storage import Store, open_database
 from tests.discord_fakes import FakeChannel, FakeClient, FakeInteraction, FakeUser, permissions
-
-
-class Clock:
-    def __init__(self):
-        self.now = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
-
-    def __call__(self):
-        return self.now
+from tests.helpers import Clock
 
 
 @pytest.fixture

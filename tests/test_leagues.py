@@ -1,7 +1,6 @@
 """Leagues: rankings, openskill ratings, rebuilds, seasons and permissions."""
 
 import math
-from datetime import UTC, datetime, timedelta
 
 import pytest
 from openskill.models import PlackettLuce
@@ -10,21 +9,13 @@ from service import GameService, ServiceError
 from service.leagues import DEFAULT_SIGMA, LeagueService, apply_result, ranking_of
 from storage import Store, open_database
 from storage.leagues import LeagueStore
-
-
-class Clock:
-    def __init__(self):
-        self.now = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
-
-    def __call__(self):
-        self.now += timedelta(seconds=1)
-        return self.now
+from tests.helpers import Clock
 
 
 @pytest.fixture
 async def env(tmp_path):
     db = await open_database(tmp_path / "league.db")
-    clock = Clock()
+    clock = Clock(1)
     games = GameService(Store(db), clock)
     leagues = LeagueService(games, LeagueStore(games.store), clock)
     yield games, leagues

@@ -3,21 +3,14 @@
 import asyncio
 import json
 import sqlite3
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
 from engine.replay import summary
 from service import AlreadyPlayed, GameCorrupted, GameService, LobbyOptions, ServiceError
 from storage import Store, open_database
-
-
-class Clock:
-    def __init__(self):
-        self.now = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
-
-    def __call__(self):
-        return self.now
+from tests.helpers import Clock
 
 
 @pytest.fixture
