@@ -66,7 +66,7 @@ def tile_file(game: Game) -> discord.File | None:
     return png_file(out.getvalue(), "tile.png")
 
 
-def turn_content(view: TurnView, lines: list[str], name_of_user: str | None = None) -> str:
+def turn_content(view: TurnView, lines: list[str]) -> str:
     """The turn message: what just happened, then whose turn it is and until when."""
     text = "\n".join(lines[-12:])
     if view.finished:

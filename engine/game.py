@@ -69,6 +69,8 @@ class Game:
             raise BadSetup("player names must be distinct, non-empty strings")
         self.players = list(players)
         self.sets = check_sets(list(sets))
+        if castles is not None and "castles" not in self.sets:
+            raise BadSetup("castles are dealt only in games with Castles in Germany")
         self.seed = seed
         classes = _expansion_classes()
         self.expansions: list[Expansion] = [classes[s]() for s in self.sets if s in classes]
@@ -99,7 +101,6 @@ class Game:
         self.state: dict[str, Any] = {}  # expansion state, keyed by expansion name
 
         rng = random.Random(seed)
-        self.explicit_pool = pool is not None
         self.start_tile = self._start_tile()
         if pool is None:
             bag = self._default_bag()
@@ -120,23 +121,20 @@ class Game:
 
     # ------------------------------------------------------------------ setup
     def _start_tile(self) -> str:
-        if "wheel" in self.sets:
-            return "wheel.start"
-        if "river1" in self.sets:
-            return "river1.spring"
-        if "river2" in self.sets:
-            return "river2.spring"
+        for hook in self._hooks["start_tile"]:
+            tile_id = hook(self)
+            if tile_id:
+                return tile_id
         return BASE_START
 
     def bag_tiles(self) -> list[str]:
-        """Every tile id of the chosen sets with repeats (catalog order, before setup)."""
+        """Every tile id the chosen sets put in the bag, with repeats (catalog order)."""
         out: list[str] = []
         for s in self.sets:
             tiles = SET_TILES[s]
-            if s == "wheel":
-                # With the base game, the wheel brings only its start and icon tiles.
-                tiles = [t for t in tiles if t.wheel_icon or ("base" not in self.sets and t.id != "wheel.start")]
-            out += expand([t for t in tiles if t.id != "wheel.start"])
+            for hook in self._hooks["set_tiles"]:
+                tiles = hook(self, s, tiles)
+            out += expand([t for t in tiles if t.id not in SETUP_TILES])
         return out
 
     def _default_bag(self) -> list[str]:
@@ -152,10 +150,10 @@ class Game:
         for tile_id in pool:
             if tile_id not in TILE_TYPES:
                 raise BadSetup(f"unknown tile id {tile_id!r} in the pool")
-            if tile_id not in allowed:
-                raise BadSetup(f"tile {tile_id!r} is not part of the sets {', '.join(self.sets)}")
             if tile_id in SETUP_TILES:
                 raise BadSetup(f"{tile_id!r} is a setup tile and cannot be in the pool")
+            if tile_id not in allowed:
+                raise BadSetup(f"tile {tile_id!r} is not part of the sets {', '.join(self.sets)}")
         for hook in self._hooks["check_pool"]:
             hook(self, pool)
         return list(pool)

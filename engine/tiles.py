@@ -29,9 +29,6 @@ NONE, FIELD, ROAD, CITY, RIVER = 0, 1, 2, 3, 4
 TERRAIN_CODE = {"X": NONE, "F": FIELD, "R": ROAD, "C": CITY, "I": RIVER}
 TERRAIN_NAME = {NONE: "nothing", FIELD: "a field", ROAD: "a road", CITY: "a city", RIVER: "a river"}
 
-# Segment kinds.
-KINDS = ("road", "city", "field", "cloister", "river", "castle")
-EDGE_KINDS = {"road": ROAD, "city": CITY, "river": RIVER}
 DECORATIONS = ("farmhouse", "stable", "garden", "highwayman", "travellers")
 
 
@@ -109,7 +106,6 @@ class TileType:
     seg_open: list[int] = field(default_factory=list)
     seg_pennants: list[int] = field(default_factory=list)
     closable: tuple[int, ...] = ()  # roads and cities: can be completed
-    areas: tuple[int, ...] = ()  # cloisters and castles
 
     def __post_init__(self) -> None:
         self.multi_cell = len(self.cells) > 1
@@ -250,7 +246,6 @@ def parse_tile(
     tile.seg_open = [len(seg.edges) for seg in segments]
     tile.seg_pennants = [seg.pennants for seg in segments]
     tile.closable = tuple(i for i, seg in enumerate(segments) if seg.kind in ("road", "city"))
-    tile.areas = tuple(i for i, seg in enumerate(segments) if seg.kind in ("cloister", "castle"))
     _precompute_rotations(tile)
     return tile
 

@@ -1,7 +1,6 @@
 """Colours and sizes of the board pictures, in one place (../shared/docs/ART.md)."""
 
 FIELD = (141, 191, 90)
-FIELD_DARK = (122, 174, 75)
 ROAD = (241, 230, 200)
 ROAD_EDGE = (107, 91, 62)
 CITY = (201, 164, 105)
@@ -35,7 +34,6 @@ PLAYERS = [
     (26, 26, 26),  # black
     (204, 121, 167),  # pink
 ]
-PLAYER_NAMES = ["red", "blue", "yellow", "green", "black", "pink"]
 
 
 def outline_for(colour: tuple[int, int, int]) -> tuple[int, int, int]:

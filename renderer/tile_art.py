@@ -13,7 +13,7 @@ import math
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
 from engine.tiledata.wheel import CROWN_SPACES, SECTORS
-from engine.tiles import HALVES, Segment, TileType
+from engine.tiles import Segment, TileType
 from renderer import palette as pal
 
 # Cosmetic details that have no rule effect (RULES.md) and so no place in the tile data.
@@ -394,6 +394,3 @@ def spots(tile: TileType, rot: int, size: int) -> list[Point]:
     w, h = (max(xs) + 1) * size, (max(ys) + 1) * size
     return [rotate_point(segment_spot(tile, seg, size), w, h, rot) for seg in tile.segments]
 
-
-def half_name(h: int) -> str:
-    return HALVES[h]

@@ -29,6 +29,14 @@ class Expansion:
     targets: tuple[str, ...] = ()
 
     # --- setup
+    def start_tile(self, game: Game) -> str | None:
+        """The tile this expansion starts the game with, if any."""
+        return None
+
+    def set_tiles(self, game: Game, set_name: str, tiles: list[TileType]) -> list[TileType]:
+        """Which tiles of a set go into the bag with the other chosen sets."""
+        return tiles
+
     def bag(self, game: Game, bag: list[str], rng: random.Random) -> list[str]:
         """Adjust the shuffled bag (add, remove or reorder tiles)."""
         return bag
@@ -108,6 +116,8 @@ class Expansion:
 
 
 HOOKS = (
+    "start_tile",
+    "set_tiles",
     "bag",
     "check_pool",
     "setup",

@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 
 RIVER_SETS = ("river1", "river2")
 FORK = "river2.fork"
-ENDS = ("river1.lake", "river2.volcano_lake", "river2.city_end")
 
 
 def is_river(tile_id: str) -> bool:
@@ -67,6 +66,9 @@ class River(Expansion):
     name = "river"
 
     # ------------------------------------------------------------------ setup
+    def start_tile(self, game: Game) -> str | None:
+        return "river1.spring" if "river1" in game.sets else "river2.spring"
+
     def bag(self, game: Game, bag: list[str], rng: random.Random) -> list[str]:
         shuffled, fork, lake = river_tiles(game.sets)
         # Keep the seeded shuffle's order of the river tiles; the fork leads, the lake closes.

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.expansions import Event, Expansion, Move
 from engine.game import IllegalMove
-from engine.tiledata.wheel import CROWN_SPACES, SECTORS
+from engine.tiledata.wheel import CROWN_SPACES, SECTORS, START
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -30,6 +30,14 @@ class Wheel(Expansion):
     move_types = ("remove",)
     steps = ("plague",)
     targets = ("crown",)
+
+    def start_tile(self, game: Game) -> str | None:
+        return START
+
+    def set_tiles(self, game: Game, set_name: str, tiles: list[TileType]) -> list[TileType]:
+        if set_name == "wheel" and "base" in game.sets:
+            return [t for t in tiles if t.wheel_icon]  # with the base game: only the icon tiles
+        return tiles
 
     def setup(self, game: Game, rng: Any, options: dict[str, Any]) -> None:
         game.state["wheel"] = {"pig": 0, "crowns": {s: [None] * n for s, n in CROWN_SPACES.items() if n}}
