@@ -8,7 +8,7 @@ import discord
 from discord.ext import commands
 
 from cogs.carc import Carc
-from cogs.components import LobbyButton, SetsSelect, TakeTurnButton
+from cogs.components import CastlesSelect, LobbyButton, SetsSelect, TakeTurnButton
 from cogs.leagues import Leagues
 from service import GameService
 from service.leagues import LeagueService
@@ -35,7 +35,7 @@ class CarcBot(commands.Bot):
         await self.add_cog(Carc(self))
         await self.add_cog(Leagues(self))
         # Buttons and selects of old messages keep working after a restart.
-        self.add_dynamic_items(LobbyButton, SetsSelect, TakeTurnButton)
+        self.add_dynamic_items(LobbyButton, SetsSelect, CastlesSelect, TakeTurnButton)
         # Commands sync on purpose, not at every start (Discord rate-limits syncing).
         if self.dev_guild:
             guild = discord.Object(id=self.dev_guild)

@@ -141,16 +141,18 @@ class Carc(commands.Cog):
         players="Most players (2-6)",
         turn_hours="Hours per turn (0 = no limit)",
         timeout="What happens when a turn runs out",
+        castles="With Castles in Germany: dealt at random, or chosen in the lobby",
     )
     @app_commands.choices(
         timeout=[
             app_commands.Choice(name="skip the turn", value="skip"),
             app_commands.Choice(name="forfeit", value="forfeit"),
-        ]
+        ],
+        castles=[app_commands.Choice(name="dealt", value="dealt"), app_commands.Choice(name="chosen", value="chosen")],
     )
     async def new(
         self, interaction: discord.Interaction, sets: str = "base", players: app_commands.Range[int, 2, 6] = 5,
-        turn_hours: app_commands.Range[int, 0, 336] = 24, timeout: str = "skip",
+        turn_hours: app_commands.Range[int, 0, 336] = 24, timeout: str = "skip", castles: str = "dealt",
     ) -> None:  # fmt: skip
         missing = missing_permissions(interaction)
         if missing:
@@ -158,7 +160,7 @@ class Carc(commands.Cog):
             return
         options = LobbyOptions(
             sets=[s.strip() for s in sets.split(",") if s.strip()], max_players=players,
-            turn_limit=turn_hours * 3600, timeout_policy=timeout,
+            turn_limit=turn_hours * 3600, timeout_policy=timeout, castles=castles,
         )  # fmt: skip
         await interaction.response.defer()
         user = interaction.user

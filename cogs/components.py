@@ -16,6 +16,7 @@ import discord
 
 from cogs import present
 from engine.catalog import SET_TILES
+from engine.expansions.castles import CASTLE_IDS
 from renderer.board import label_cells, png_bytes
 from renderer.preview import render_preview
 from service import AlreadyPlayed, ServiceError, TurnView
@@ -47,6 +48,8 @@ def lobby_view(row: Any) -> discord.ui.View:
         for action in ("join", "leave", "ai", "start"):
             view.add_item(LobbyButton(row.id, action))
         view.add_item(SetsSelect(row.id, row.options["sets"]))
+        if "castles" in row.options["sets"] and row.options.get("castles") == "chosen":
+            view.add_item(CastlesSelect(row.id))
     return view
 
 
@@ -113,6 +116,33 @@ class SetsSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"carc:sets
         try:
             row = await service_of(interaction).set_options(
                 self.game_id, str(interaction.user.id), sets=list(self.item.values)
+            )
+        except ServiceError as exc:
+            await say(interaction, str(exc))
+            return
+        await interaction.response.edit_message(embed=present.lobby_embed(row), view=lobby_view(row))
+
+
+class CastlesSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"carc:castles:(?P<game>\d+)"):
+    """Each player picks their castles in the lobby (1 or 2, by the number of players at the start)."""
+
+    def __init__(self, game_id: int) -> None:
+        options = [discord.SelectOption(label=c.split(".", 1)[1].capitalize(), value=c) for c in CASTLE_IDS]
+        select = discord.ui.Select(
+            custom_id=f"carc:castles:{game_id}", placeholder="Your castles", min_values=1, max_values=2,
+            options=options,
+        )  # fmt: skip
+        super().__init__(select)
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):  # type: ignore[override]
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        try:
+            row = await service_of(interaction).choose_castles(
+                self.game_id, str(interaction.user.id), list(self.item.values)
             )
         except ServiceError as exc:
             await say(interaction, str(exc))

@@ -43,6 +43,17 @@ def lobby_embed(row: GameRow) -> discord.Embed:
     embed.add_field(name=f"Players ({len(row.seats)}/{opts['max_players']})", value=seated, inline=True)
     rules = f"{limit // 3600} h per turn" if limit >= 3600 else (f"{limit // 60} min per turn" if limit else "no limit")
     embed.add_field(name="Turn limit", value=f"{rules}, then {opts['timeout_policy']}", inline=True)
+    if "castles" in opts["sets"]:
+        if opts.get("castles") == "chosen":
+            chosen = opts.get("castle_choices", {})
+            picks = [
+                f"{s.name}: {', '.join(c.split('.', 1)[1].capitalize() for c in chosen.get(s.user_id, [])) or '—'}"
+                for s in row.seats
+                if not s.is_ai
+            ]
+            embed.add_field(name="Castles (chosen)", value="\n".join(picks) or "—", inline=False)
+        else:
+            embed.add_field(name="Castles", value="dealt at the start", inline=False)
     status = {"lobby": "Waiting for players", "active": "Playing", "finished": "Finished", "aborted": "Aborted"}
     embed.set_footer(text=status.get(row.status, row.status))
     return embed

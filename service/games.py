@@ -21,6 +21,7 @@ from typing import Any
 
 from engine import ENGINE_VERSION, BadSetup, Game, IllegalMove
 from engine.ai import GreedyPlayer, RandomPlayer
+from engine.expansions.castles import CASTLE_IDS
 from engine.game import check_sets
 from engine.record import BadRecord, load
 from service.announce import announce
@@ -30,6 +31,7 @@ log = logging.getLogger(__name__)
 
 SNAPSHOT_EVERY = 20  # moves between two snapshots
 TIMEOUT_POLICIES = ("skip", "forfeit")
+CASTLE_MODES = ("dealt", "chosen")
 AI_PREFIX = "ai:"
 AUTO_USER = "auto"  # who the log credits for moves made on an absent player's behalf
 
@@ -57,6 +59,7 @@ class LobbyOptions:
     turn_limit: int = 24 * 3600  # seconds per turn; 0 = no limit
     timeout_policy: str = "skip"
     seed: int | None = None
+    castles: str = "dealt"  # Castles in Germany: "dealt" with the seed, or "chosen" in the lobby
 
     def checked(self) -> LobbyOptions:
         try:
@@ -69,8 +72,10 @@ class LobbyOptions:
             raise ServiceError("the turn limit is at least a minute (or 0 for none)")
         if self.timeout_policy not in TIMEOUT_POLICIES:
             raise ServiceError(f"the timeout policy is one of {', '.join(TIMEOUT_POLICIES)}")
+        if self.castles not in CASTLE_MODES:
+            raise ServiceError(f"castles are {' or '.join(CASTLE_MODES)}")
         seed = self.seed if self.seed is not None else secrets.randbelow(2**31)
-        return LobbyOptions(sets, self.max_players, self.turn_limit, self.timeout_policy, seed)
+        return LobbyOptions(sets, self.max_players, self.turn_limit, self.timeout_policy, seed, self.castles)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -79,11 +84,13 @@ class LobbyOptions:
             "turn_limit": self.turn_limit,
             "timeout_policy": self.timeout_policy,
             "seed": self.seed,
+            "castles": self.castles,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> LobbyOptions:
-        return cls(**{k: data[k] for k in ("sets", "max_players", "turn_limit", "timeout_policy", "seed") if k in data})
+        keys = ("sets", "max_players", "turn_limit", "timeout_policy", "seed", "castles")
+        return cls(**{k: data[k] for k in keys if k in data})
 
 
 @dataclass
@@ -248,8 +255,8 @@ class GameService:
         opts = merged.checked()
         if len(row.seats) > opts.max_players:
             raise ServiceError(f"{len(row.seats)} players are already seated")
-        try:
-            await self.store.set_options(game_id, opts.to_json(), self.clock())
+        try:  # other keys (the castles players already chose) stay
+            await self.store.update_lobby_options(game_id, lambda o: o.update(opts.to_json()), self.clock())
         except Conflict as exc:
             raise ServiceError(str(exc)) from None
         return await self.lobby(game_id)
@@ -272,8 +279,9 @@ class GameService:
             seats = list(row.seats)
             random.Random(opts.seed).shuffle(seats)
             names = _distinct_names([s.name for s in seats])
+            hands = self._chosen_hands(row, opts, seats, names)
             try:
-                game = Game(names, opts.sets, seed=opts.seed or 0)
+                game = Game(names, opts.sets, seed=opts.seed or 0, castles=hands)
             except BadSetup as exc:
                 raise ServiceError(str(exc)) from None
             setup = {k: v for k, v in game.to_json().items() if k != "moves"}
@@ -286,6 +294,56 @@ class GameService:
         if autoplay:
             await self.run_automatic(game_id)
         return await self.turn(game_id)
+
+    async def choose_castles(self, game_id: int, user_id: str, castles: list[str]) -> GameRow:
+        """A player's castles, picked in the lobby (when the lobby deals them by choice)."""
+        row = await self.lobby(game_id)
+        if row.status != "lobby":
+            raise ServiceError("the game has already started")
+        if "castles" not in row.options["sets"] or row.options.get("castles") != "chosen":
+            raise ServiceError("castles are not chosen in this lobby")
+        if row.seat_of(user_id) is None:
+            raise ServiceError("join the lobby first")
+        if len(set(castles)) != len(castles) or not 1 <= len(castles) <= 2:
+            raise ServiceError("choose one or two different castles")
+        if any(c not in CASTLE_IDS for c in castles):
+            raise ServiceError(f"the castles are {', '.join(CASTLE_IDS)}")
+
+        def pick(options: dict[str, Any]) -> None:
+            chosen = options.setdefault("castle_choices", {})
+            taken = {c for uid, hand in chosen.items() if uid != user_id for c in hand}
+            clash = [c for c in castles if c in taken]
+            if clash:
+                raise Conflict(f"{clash[0]} is already chosen by another player")
+            chosen[user_id] = list(castles)
+
+        try:
+            await self.store.update_lobby_options(game_id, pick, self.clock())
+        except Conflict as exc:
+            raise ServiceError(str(exc)) from None
+        return await self.lobby(game_id)
+
+    @staticmethod
+    def _chosen_hands(row: GameRow, opts: LobbyOptions, seats: list, names: list[str]) -> dict[str, list[str]] | None:
+        """The hands picked in the lobby (computer players get what is left), or None to deal."""
+        if "castles" not in opts.sets or opts.castles != "chosen":
+            return None
+        size = 2 if len(seats) <= 3 else 1
+        chosen = row.options.get("castle_choices", {})
+        hands: dict[str, list[str]] = {}
+        for seat, name in zip(seats, names, strict=True):
+            if seat.is_ai:
+                continue
+            hand = chosen.get(seat.user_id, [])
+            if len(hand) != size:
+                raise ServiceError(f"waiting for {seat.name} to choose {size} castle{'s' if size > 1 else ''}")
+            hands[name] = hand
+        left = [c for c in CASTLE_IDS if not any(c in h for h in hands.values())]
+        random.Random(opts.seed).shuffle(left)
+        for seat, name in zip(seats, names, strict=True):
+            if seat.is_ai:
+                hands[name], left = left[:size], left[size:]
+        return hands
 
     async def abort(self, game_id: int, by_user: str, is_manager: bool) -> GameRow:
         row = await self.lobby(game_id)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -153,14 +153,23 @@ class Store:
         rows = await self._read("SELECT id FROM games WHERE thread_id = ?", (thread_id,))
         return rows[0][0] if rows else None
 
-    async def set_options(self, game_id: int, options: dict[str, Any], now: datetime) -> None:
+    async def update_lobby_options(
+        self, game_id: int, change: Callable[[dict[str, Any]], None], now: datetime
+    ) -> dict[str, Any]:
+        """Read-modify-write a lobby's options in one transaction (``change`` may raise Conflict)."""
         async with self._tx() as conn:
-            cur = await conn.execute(
-                "UPDATE games SET options = ?, updated_at = ? WHERE id = ? AND status = 'lobby'",
-                (json.dumps(options), iso(now), game_id),
-            )
-            if cur.rowcount == 0:
+            async with conn.execute("SELECT status, options FROM games WHERE id = ?", (game_id,)) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                raise NotFound(f"there is no game #{game_id}")
+            if row[0] != "lobby":
                 raise Conflict("the game has already started")
+            options = json.loads(row[1])
+            change(options)
+            await conn.execute(
+                "UPDATE games SET options = ?, updated_at = ? WHERE id = ?", (json.dumps(options), iso(now), game_id)
+            )
+            return options
 
     async def set_discord_ids(
         self, game_id: int, thread_id: str | None = None, lobby_message: str | None = None

@@ -286,3 +286,20 @@ async def test_deadline_loop_posts_reminders_and_timeouts(world):
     before = len(thread.messages)
     await world.cog.deadlines.coro(world.cog)
     assert len(thread.messages) == before + 1 and "ran out of time" in thread.messages[-1].content
+
+
+async def test_castles_are_picked_with_the_lobby_select(world):
+    i = act(world, 111)
+    await Carc.new.callback(
+        world.cog, i, sets="base,castles", players=4, turn_hours=24, timeout="skip", castles="chosen"
+    )
+    lobby = world.channel.messages[-1]
+    gid = int(lobby.embed.title.split("#")[1])
+    select = item(lobby.view, f"carc:castles:{gid}")
+    select.item._values = ["castles.eltz"]
+    i = act(world, 222, message=lobby)
+    await select.callback(i)
+    assert i.ephemeral_texts == ["join the lobby first"]
+    select.item._values = ["castles.eltz", "castles.rieneck"]
+    await select.callback(act(world, 111, message=lobby))
+    assert "Ann: Eltz, Rieneck" in lobby.embed.fields[-1].value

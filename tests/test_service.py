@@ -222,3 +222,41 @@ async def test_a_thousand_concurrent_games_in_one_process(env):
         views = [r.turn for r in results]
     assert all(v.version == 6 for v in views)
     assert len(await service.games(status="active")) == 1000
+
+
+async def test_castles_chosen_in_the_lobby(env):
+    service, _, _ = env
+    lobby = await service.create_lobby("u1", "Ann", LobbyOptions(sets=["base", "castles"], castles="chosen", seed=2))
+    await service.join(lobby.id, "u2", "Bob")
+    await service.add_ai(lobby.id, "u1")
+    await service.choose_castles(lobby.id, "u1", ["castles.eltz", "castles.rieneck"])
+    with pytest.raises(ServiceError, match="already chosen by another player"):
+        await service.choose_castles(lobby.id, "u2", ["castles.eltz", "castles.wartburg"])
+    with pytest.raises(ServiceError, match="join the lobby first"):
+        await service.choose_castles(lobby.id, "u9", ["castles.wartburg"])
+    with pytest.raises(ServiceError, match="one or two different castles"):
+        await service.choose_castles(lobby.id, "u2", ["castles.wartburg", "castles.wartburg"])
+    await service.choose_castles(lobby.id, "u2", ["castles.wartburg"])
+    with pytest.raises(ServiceError, match="waiting for Bob to choose 2 castles"):
+        await service.start(lobby.id, "u1")
+    await service.set_options(lobby.id, "u1", turn_limit=7200)  # the choices survive an option change
+    await service.choose_castles(lobby.id, "u2", ["castles.wartburg", "castles.bentheim"])
+    await service.start(lobby.id, "u1", autoplay=False)
+    _row, game = await service.game(lobby.id)
+    hands = game.to_json()["castles"]
+    assert hands["Ann"] == ["castles.eltz", "castles.rieneck"] and hands["Bob"] == [
+        "castles.wartburg",
+        "castles.bentheim",
+    ]
+    assert sorted(hands["Bot 1"]) == ["castles.konigstein", "castles.konradsheim"]  # what was left
+
+
+async def test_castles_are_dealt_when_not_chosen(env):
+    service, _, _ = env
+    lobby = await service.create_lobby("u1", "Ann", LobbyOptions(sets=["base", "castles"], seed=2))
+    with pytest.raises(ServiceError, match="not chosen in this lobby"):
+        await service.choose_castles(lobby.id, "u1", ["castles.eltz"])
+    await service.join(lobby.id, "u2", "Bob")
+    await service.start(lobby.id, "u1")
+    _row, game = await service.game(lobby.id)
+    assert all(len(h) == 2 for h in game.to_json()["castles"].values())
