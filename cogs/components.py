@@ -203,6 +203,8 @@ class TurnPanel(discord.ui.View):
         self.user_id = user_id
         self.draft: list[dict[str, Any]] = []
         self.cell: tuple[int, int] | None = None
+        self.castle: str | None = None  # a castle being placed instead of drawing
+        self.tile_name = view.tile
         self.page = 0
         self.done = False
 
@@ -214,11 +216,16 @@ class TurnPanel(discord.ui.View):
         if self.ready:
             summary = "; ".join(self._describe(m) for m in self.draft)
             return f"Your turn in game #{s.game_id}: {summary}. Confirm?"
-        if self.current.step == "tile" and self.cell is None:
-            return f"Place **{s.tile}**: pick a cell (the labels are on the board picture)."
-        if self.current.step == "tile":
+        castle = self.castle.split(".", 1)[1].capitalize() if self.castle else None
+        what = f"castle **{castle}**" if castle else f"**{self.current.tile}**"
+        if self.current.step == "draw" and self.castle is None:
+            return "Draw a tile, or place one of your castles instead."
+        if self._placements() and self.cell is None:
+            labels = " (the labels are on the board picture)" if self.castle is None else ""
+            return f"Place {what}: pick a cell{labels}."
+        if self._placements():
             x, y = self.cell  # type: ignore[misc]
-            return f"**{s.tile}** at ({x}, {y}): pick a rotation (follower spots are numbered)."
+            return f"{what} at ({x}, {y}): pick a rotation (follower spots are numbered)."
         return f"Choose ({self.current.step}):"
 
     @property
@@ -228,7 +235,8 @@ class TurnPanel(discord.ui.View):
 
     def _describe(self, move: dict[str, Any]) -> str:
         if move["type"] == "tile":
-            return f"{self.start.tile} at ({move['x']}, {move['y']}) turned {move['rot']}°"
+            tile = self.tile_name or "the tile"
+            return f"{tile} at ({move['x']}, {move['y']}) turned {move['rot']}°"
         return choice_label(move)
 
     def _build(self) -> None:
@@ -240,15 +248,27 @@ class TurnPanel(discord.ui.View):
             self.add_item(_Button("Start over", discord.ButtonStyle.secondary, "panel:restart", self._restart))
             return
         c = self.current
-        if c.step == "tile" and self.cell is None:
-            labels = label_cells(list(c.placements))
-            cells = sorted(c.placements, key=lambda cell: (len(labels[cell]), labels[cell]))
+        placing = self._placements()
+        if c.step == "draw" and self.castle is None:
+            for i, choice in enumerate(c.choices):
+                if choice.move["type"] == "draw":
+                    self.add_item(_Button("Draw a tile", discord.ButtonStyle.primary, "panel:draw", self._draw(i)))
+            for castle in dict.fromkeys(m.move["castle"] for m in c.choices if m.move["type"] == "castle"):
+                name = castle.split(".", 1)[1].capitalize()
+                self.add_item(
+                    _Button(
+                        f"Place {name}", discord.ButtonStyle.secondary, f"panel:castle:{castle}", self._castle(castle)
+                    )
+                )
+        elif placing and self.cell is None:
+            labels = label_cells(list(placing))
+            cells = sorted(placing, key=lambda cell: (len(labels[cell]), labels[cell]))
             page = cells[self.page * PAGE : (self.page + 1) * PAGE]
             options = [
                 discord.SelectOption(
                     label=f"{labels[cell]}  ({cell[0]}, {cell[1]})",
                     value=f"{cell[0]},{cell[1]}",
-                    description="turns " + ", ".join(f"{r}°" for r in c.placements[cell]),
+                    description="turns " + ", ".join(f"{r}°" for r in placing[cell]),
                 )
                 for cell in page
             ]
@@ -258,8 +278,8 @@ class TurnPanel(discord.ui.View):
                     self.add_item(_Button("◀ cells", discord.ButtonStyle.secondary, "panel:prev", self._prev))
                 if (self.page + 1) * PAGE < len(cells):
                     self.add_item(_Button("cells ▶", discord.ButtonStyle.secondary, "panel:next", self._next))
-        elif c.step == "tile":
-            for rot in c.placements[self.cell]:  # type: ignore[index]
+        elif placing:
+            for rot in placing[self.cell]:  # type: ignore[index]
                 self.add_item(_Button(f"{rot}°", discord.ButtonStyle.primary, f"panel:rot:{rot}", self._rotation(rot)))
             self.add_item(_Button("Other cell", discord.ButtonStyle.secondary, "panel:back", self._back))
         else:
@@ -277,10 +297,24 @@ class TurnPanel(discord.ui.View):
             if self.draft:
                 self.add_item(_Button("Start over", discord.ButtonStyle.secondary, "panel:restart", self._restart))
 
+    def _placements(self) -> dict[tuple[int, int], list[int]]:
+        """Cell -> rotations of what is being placed: the drawn tile, or the castle picked."""
+        c = self.current
+        if c.step == "tile":
+            return {cell: list(rots) for cell, rots in c.placements.items()}
+        out: dict[tuple[int, int], list[int]] = {}
+        if c.step == "draw" and self.castle is not None:
+            for choice in c.choices:
+                m = choice.move
+                if m["type"] == "castle" and m["castle"] == self.castle:
+                    out.setdefault((m["x"], m["y"]), []).append(m["rot"])
+        return out
+
     async def _picture(self) -> discord.File | None:
-        if self.current.step == "tile" and self.cell is not None and not self.ready:
+        if self._placements() and self.cell is not None and not self.ready:
             _row, game = await self.service.game(self.start.game_id)
-            return present.png_file(png_bytes(render_preview(game, *self.cell)), "preview.png")
+            preview = render_preview(game, *self.cell, castle=self.castle)
+            return present.png_file(png_bytes(preview), "preview.png")
         return None
 
     async def show(self, interaction: discord.Interaction) -> None:
@@ -323,7 +357,7 @@ class TurnPanel(discord.ui.View):
         if not await self._still_current(interaction):
             return
         x, y = map(int, values[0].split(","))
-        if (x, y) not in self.current.placements:
+        if (x, y) not in self._placements():
             await say(interaction, "That cell is not legal for this tile.")
             return
         self.cell = (x, y)
@@ -332,7 +366,24 @@ class TurnPanel(discord.ui.View):
     def _rotation(self, rot: int):
         async def pick(interaction: discord.Interaction) -> None:
             assert self.cell is not None
-            await self._advance(interaction, {"type": "tile", "x": self.cell[0], "y": self.cell[1], "rot": rot})
+            move: dict[str, Any] = {"type": "tile", "x": self.cell[0], "y": self.cell[1], "rot": rot}
+            if self.castle is not None:
+                move = {"type": "castle", "castle": self.castle, **{k: move[k] for k in ("x", "y", "rot")}}
+            self.castle, self.cell = None, None
+            await self._advance(interaction, move)
+
+        return pick
+
+    def _draw(self, index: int):
+        async def pick(interaction: discord.Interaction) -> None:
+            await self._advance(interaction, self.current.choices[index].move)
+
+        return pick
+
+    def _castle(self, castle: str):
+        async def pick(interaction: discord.Interaction) -> None:
+            self.castle, self.cell, self.page = castle, None, 0
+            await self.refresh(interaction)
 
         return pick
 
@@ -359,6 +410,8 @@ class TurnPanel(discord.ui.View):
             await say(interaction, f"Not possible: {exc}")
             return
         self.draft.append(move)
+        if self.current.tile:
+            self.tile_name = self.current.tile  # the tile just placed, for the summary
         self.current = after
         self.page = 0
         await self.refresh(interaction)
@@ -368,7 +421,7 @@ class TurnPanel(discord.ui.View):
         await self.refresh(interaction)
 
     async def _restart(self, interaction: discord.Interaction) -> None:
-        self.draft, self.cell, self.page, self.current = [], None, 0, self.start
+        self.draft, self.cell, self.castle, self.page, self.current = [], None, None, 0, self.start
         await self.refresh(interaction)
 
     async def _prev(self, interaction: discord.Interaction) -> None:

@@ -221,11 +221,11 @@ class Game:
             moves += hook(self)
         return moves
 
-    def figure_moves_if(self, x: int, y: int, rot: int) -> list[Move]:
-        """The follower moves the current player would have after placing the drawn
-        tile there (tried on a copy; this game does not change)."""
+    def figure_moves_after(self, placement: Move) -> list[Move]:
+        """The follower moves the current player would have after a placement (a tile
+        or castle move), tried on a copy: this game does not change."""
         trial = self.clone()
-        trial.apply({"type": "tile", "x": x, "y": y, "rot": rot})
+        trial.apply(placement)
         if trial.turn != self.turn or trial.step != "figure":
             return []
         return [m for m in trial.legal_moves() if m["type"] == "meeple"]

@@ -1,8 +1,9 @@
 """Tile previews: the drawn tile in each legal rotation at one cell, in context.
 
 Each candidate shows the neighbouring tiles around it and numbers the follower
-spots 1, 2, 3... in the order ``Game.figure_moves_if`` lists them, which is the
-order the Discord panel and the console offer them.
+spots 1, 2, 3... in the order ``Game.figure_moves_after`` lists them, which is the
+order the Discord panel and the console offer them. Castles are previewed the
+same way, at the start of a turn, for a player who may place one.
 """
 
 from __future__ import annotations
@@ -10,19 +11,21 @@ from __future__ import annotations
 from PIL import Image, ImageDraw
 
 from engine import Game
+from engine.catalog import TILE_TYPES
+from engine.tiles import TileType
 from renderer import palette as pal
 from renderer.tile_art import font, spots, tile_image
 
 PREVIEW_CELL = 96
 
 
-def spot_targets(game: Game, x: int, y: int, rot: int) -> list[tuple[int, dict]]:
-    """(segment index, meeple move) for each follower spot of that placement, in panel order."""
-    tile = game.drawn
-    assert tile is not None
+def spot_targets(game: Game, placement: dict) -> list[tuple[int, dict]]:
+    """(segment index, meeple move) for each follower spot after a placement, in panel order."""
+    tile = _tile_of(game, placement)
+    x, y, rot = placement["x"], placement["y"], placement["rot"]
     rt = tile.rotations[rot // 90]
     out = []
-    for move in game.figure_moves_if(x, y, rot):
+    for move in game.figure_moves_after(placement):
         ci = 0
         if "x" in move:
             ci = rt.offsets.index((move["x"] - x, move["y"] - y))
@@ -30,15 +33,28 @@ def spot_targets(game: Game, x: int, y: int, rot: int) -> list[tuple[int, dict]]
     return out
 
 
-def render_preview(game: Game, x: int, y: int, cell: int = PREVIEW_CELL) -> Image.Image:
-    """The drawn tile at (x, y) in every legal rotation, side by side."""
-    tile = game.drawn
-    if tile is None or game.step != "tile":
-        raise ValueError("no tile to preview: the current step is not a tile placement")
-    rots = game.legal_placements().get((x, y), ())
-    if not rots:
-        raise ValueError(f"the drawn tile has no legal rotation at ({x}, {y})")
-    panels = [_candidate(game, x, y, rot, cell) for rot in rots]
+def _tile_of(game: Game, placement: dict) -> TileType:
+    return TILE_TYPES[placement["castle"]] if placement["type"] == "castle" else game.drawn  # type: ignore[return-value]
+
+
+def placements_at(game: Game, x: int, y: int, castle: str | None = None) -> list[dict]:
+    """The legal placement moves at (x, y): of the drawn tile, or of one of the player's castles."""
+    if castle is None:
+        if game.drawn is None or game.step != "tile":
+            raise ValueError("no tile to preview: the current step is not a tile placement")
+        rots = game.legal_placements().get((x, y), ())
+        moves = [{"type": "tile", "x": x, "y": y, "rot": r} for r in rots]
+    else:
+        moves = [m for m in game.legal_moves() if m["type"] == "castle" and m["castle"] == castle]
+        moves = [m for m in moves if (m["x"], m["y"]) == (x, y)]
+    if not moves:
+        raise ValueError(f"no legal rotation at ({x}, {y})")
+    return moves
+
+
+def render_preview(game: Game, x: int, y: int, cell: int = PREVIEW_CELL, castle: str | None = None) -> Image.Image:
+    """The drawn tile (or a castle) at (x, y) in every legal rotation, side by side."""
+    panels = [_candidate(game, move, cell) for move in placements_at(game, x, y, castle)]
     pad = cell // 6
     w = sum(p.width for p in panels) + pad * (len(panels) + 1)
     h = max(p.height for p in panels) + pad * 2
@@ -50,9 +66,9 @@ def render_preview(game: Game, x: int, y: int, cell: int = PREVIEW_CELL) -> Imag
     return img
 
 
-def _candidate(game: Game, x: int, y: int, rot: int, s: int) -> Image.Image:
-    tile = game.drawn
-    assert tile is not None
+def _candidate(game: Game, placement: dict, s: int) -> Image.Image:
+    tile = _tile_of(game, placement)
+    x, y, rot = placement["x"], placement["y"], placement["rot"]
     rt = tile.rotations[rot // 90]
     cells = [(x + dx, y + dy) for dx, dy in rt.offsets]
     min_x = min(c[0] for c in cells) - 1
@@ -87,7 +103,7 @@ def _candidate(game: Game, x: int, y: int, rot: int, s: int) -> Image.Image:
     where = spots(tile, rot, s)
     f = font(max(10, s // 6))
     r = max(8, s // 9)
-    for number, (seg_index, _move) in enumerate(spot_targets(game, x, y, rot), start=1):
+    for number, (seg_index, _move) in enumerate(spot_targets(game, placement), start=1):
         sx, sy = where[seg_index]
         draw.ellipse(
             [ox + sx - r, oy + sy - r, ox + sx + r, oy + sy + r], fill=(255, 255, 255), outline=(0, 0, 0), width=2

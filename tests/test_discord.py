@@ -303,3 +303,37 @@ async def test_castles_are_picked_with_the_lobby_select(world):
     select.item._values = ["castles.eltz", "castles.rieneck"]
     await select.callback(act(world, 111, message=lobby))
     assert "Ann: Eltz, Rieneck" in lobby.embed.fields[-1].value
+
+
+async def test_a_castle_holder_draws_or_places_a_castle_from_the_panel(world):
+    i = act(world, 111)
+    await Carc.new.callback(world.cog, i, sets="base,castles", players=2, turn_hours=24, timeout="skip")
+    lobby = world.channel.messages[-1]
+    gid = int(lobby.embed.title.split("#")[1])
+    await item(lobby.view, f"carc:lobby:{gid}:join").callback(act(world, 222, message=lobby))
+    await item(lobby.view, f"carc:lobby:{gid}:start").callback(act(world, 111, message=lobby))
+    thread = world.channel.threads[-1]
+    view = await world.service.turn(gid)
+    assert view.step == "draw" and "draw a tile or place one of your castles" in thread.messages[-1].content
+    opened = await take_turn(world, thread, int(view.user_id))
+    panel = opened.log[-1].view
+    ids = [c.custom_id for c in panel.children]
+    assert ids[0] == "panel:draw" and all(x.startswith("panel:castle:") for x in ids[1:]) and len(ids) == 3
+    user = int(view.user_id)
+    await item(panel, ids[1]).callback(act(world, user, channel=thread))  # place the first castle
+    cells = item(panel, "panel:cell")
+    cells._values = [cells.options[0].value]
+    i = act(world, user, channel=thread)
+    await cells.callback(i)
+    assert i.log[-1].filenames == ["preview.png"]
+    rot = next(c for c in panel.children if c.custom_id.startswith("panel:rot:"))
+    await rot.callback(act(world, user, channel=thread))
+    while not panel.ready:
+        choice = item(panel, "panel:choice")
+        choice._values = [choice.options[-1].value]
+        await choice.callback(act(world, user, channel=thread))
+    assert "castle" in panel._content().lower()
+    await item(panel, "panel:confirm").callback(act(world, user, channel=thread))
+    _row, game = await world.service.game(gid)
+    assert any(p.tile.id.startswith("castles.") for p in game.board.placements)
+    assert len(game.state["castles"]["hands"][game.players.index(view.player)]) == 1

@@ -104,10 +104,19 @@ def test_preview_numbers_the_spots_in_panel_order():
     assert len(rots) >= 2
     img = render_preview(game, x, y)
     assert img.width >= len(rots) * 3 * 96  # one candidate (3 x 3 cells) per legal rotation, side by side
-    targets = spot_targets(game, x, y, rots[0])
-    assert [m for _, m in targets] == game.figure_moves_if(x, y, rots[0])
+    placement = {"type": "tile", "x": x, "y": y, "rot": rots[0]}
+    targets = spot_targets(game, placement)
+    assert [m for _, m in targets] == game.figure_moves_after(placement)
     with pytest.raises(ValueError, match="no legal rotation"):
         render_preview(game, 50, 50)
+
+
+def test_a_castle_is_previewed_like_a_tile():
+    game = Game(["Ann", "Bob"], ["base", "castles"], pool=["base.B"], castles={"Ann": ["castles.konradsheim"]})
+    img = render_preview(game, 1, 0, castle="castles.konradsheim")
+    assert img.width > 4 * 96  # a double tile with its neighbours
+    spots_ = spot_targets(game, {"type": "castle", "castle": "castles.konradsheim", "x": 1, "y": 0, "rot": 0})
+    assert {"type": "meeple", "at": "castle"} in [m for _, m in spots_]
 
 
 def test_final_picture_and_replay_animation():
