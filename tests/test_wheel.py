@@ -171,3 +171,18 @@ def test_random_wheel_games_keep_followers_and_replay(sets):
         replayed, _, error = load(game.to_json())
         assert error is None and replayed.scores == game.scores
     assert set(seen) == {"fortune", "taxes", "famine", "storm", "inquisition", "plague"}
+
+
+def test_the_event_stands_when_the_icon_tile_then_fits_nowhere(monkeypatch):
+    # No board with the 4x4 wheel leaves an icon tile without a place in a few moves, so the
+    # board is told that this one fits nowhere: the pig still moves and the event is played.
+    from engine.board import Board
+
+    real = Board.fitting_placements
+    monkeypatch.setattr(Board, "fitting_placements", lambda b, t: {} if t.id == "wheel.B.1" else real(b, t))
+    game, events = play(["base.B", "wheel.B.1", "base.B"], [tile(0, 4), meeple("crown:taxes")], sets=SETS)
+    kinds = [e["type"] for e in events]
+    assert kinds.index("wheel") < kinds.index("tile_discarded")
+    assert {"type": "tile_discarded", "tile": "wheel.B.1"} in events
+    assert crown_scores(events) == [("taxes", {"Ann": 6})]
+    assert game.drawn.id == "base.B" and game.player_name == "Bob"
