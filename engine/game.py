@@ -576,7 +576,7 @@ class Game:
             "pool": list(self.initial_bag),
         }
         for e in self.expansions:
-            record.update(e.to_state(self).get("record", {}))
+            record.update(e.record_fields(self))
         record["moves"] = [dict(m) for m in self.moves]
         return record
 

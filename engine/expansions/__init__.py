@@ -110,8 +110,8 @@ class Expansion:
     def final_scoring(self, game: Game, events: list[Event]) -> None:
         """Extra scoring at the end of the game."""
 
-    def to_state(self, game: Game) -> dict[str, Any]:
-        """Public expansion state for front ends (hands, ferries, tollhouses...)."""
+    def record_fields(self, game: Game) -> dict[str, Any]:
+        """Setup fields this expansion adds to the game's record (RECORD.md)."""
         return {}
 
 

@@ -146,10 +146,6 @@ class Castles(Expansion):
         castles = {board.node_place[n] for n in board.members(root) if is_castle(board.placement_of(n).tile.id)}
         return BONUS * len(castles)
 
-    def to_state(self, game: Game) -> dict[str, Any]:
-        state = _state(game)
-        names = game.players
-        return {
-            "castles": {names[i]: list(h) for i, h in state["hands"].items()},
-            "record": {"castles": {names[i]: list(h) for i, h in state["dealt"].items()}},
-        }
+    def record_fields(self, game: Game) -> dict[str, Any]:
+        dealt = _state(game)["dealt"]
+        return {"castles": {game.players[i]: list(h) for i, h in dealt.items()}}

@@ -229,6 +229,3 @@ class Ferries(Expansion):
     def end_of_turn(self, game: Game, events: list[Event]) -> None:
         state = _state(game)
         state["movable"], state["touched"], state["before"] = [], [], []
-
-    def to_state(self, game: Game) -> dict[str, Any]:
-        return {"ferries": dict(_state(game)["at"])}

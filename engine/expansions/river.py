@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from engine.catalog import tile_set
 from engine.expansions import Event, Expansion
-from engine.tiles import DIRS, DX, DY
+from engine.tiles import DX, DY
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -194,7 +194,3 @@ class River(Expansion):
     def next_player(self, game: Game) -> int | None:
         # ...and plays a normal turn at once.
         return game.state["river"].pop("extra_turn", None)
-
-    def to_state(self, game: Game) -> dict:
-        ends = _state(game)["ends"]
-        return {"river_ends": [{"cell": k, "flows": DIRS[v["dir"]]} for k, v in ends.items()]}

@@ -139,7 +139,3 @@ class Tollkeepers(Expansion):
                     "points": points,
                 }
             )
-
-    def to_state(self, game: Game) -> dict:
-        houses = _state(game)["houses"]
-        return {"tollhouses": {game.players[p]: dict(h) for p, h in houses.items()}}

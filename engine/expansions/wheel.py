@@ -191,8 +191,3 @@ class Wheel(Expansion):
         game.supply[game.current] -= 1
         events.append({"type": "meeple_placed", "player": game.players[game.current], "at": move["at"]})
         game.after_figure(events)
-
-    def to_state(self, game: Game) -> dict[str, Any]:
-        state = _state(game)
-        crowns = {s: [game.players[p] if p is not None else None for p in v] for s, v in state["crowns"].items()}
-        return {"pig": SECTORS[state["pig"]], "crowns": crowns}
