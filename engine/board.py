@@ -27,7 +27,7 @@ Cell = tuple[int, int]
 Follower = tuple[int, int]  # (player index, node the figure stands on)
 
 
-@dataclass
+@dataclass(slots=True)
 class Placement:
     tile: TileType
     x: int
@@ -237,7 +237,7 @@ class Board:
         For a multi-cell tile the cell is where its cell u0 goes.
         """
         if not tile.multi_cell:
-            table = tile.fit_tables()[1]
+            table = (tile._fit_tables or tile.fit_tables())[1]
             return {c: rots for c, key in self.frontier.items() if (rots := table[key])}
         # Multi-cell tiles: try every anchor that puts one of its cells on the frontier.
         found: dict[Cell, list[int]] = {}
@@ -257,7 +257,7 @@ class Board:
         """Do all edges match there (any rotation, equivalent ones included)?"""
         if not tile.multi_cell:
             key = self.frontier.get((x, y))
-            return key is not None and rot in tile.fit_tables()[0][key]
+            return key is not None and rot in (tile._fit_tables or tile.fit_tables())[0][key]
         return self.mismatch(tile, x, y, rot) is None
 
     def place(self, tile: TileType, x: int, y: int, rot: int) -> int:
