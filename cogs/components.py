@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -53,6 +54,16 @@ def lobby_view(row: Any) -> discord.ui.View:
     return view
 
 
+async def refresh_lobby(interaction: discord.Interaction, change: Awaitable[Any]) -> None:
+    """Apply a lobby change; show the lobby as it now is, or say why it could not change."""
+    try:
+        row = await change
+    except ServiceError as exc:
+        await say(interaction, str(exc))
+        return
+    await interaction.response.edit_message(embed=present.lobby_embed(row), view=lobby_view(row))
+
+
 class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"carc:lobby:(?P<game>\d+):(?P<action>\w+)"):
     LABELS = {
         "join": ("Join", discord.ButtonStyle.success),
@@ -75,23 +86,16 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"carc:lob
 
         service = service_of(interaction)
         user = interaction.user
-        try:
-            if self.action == "join":
-                row = await service.join(self.game_id, str(user.id), user.display_name)
-            elif self.action == "leave":
-                row = await service.leave(self.game_id, str(user.id))
-            elif self.action == "ai":
-                row = await service.add_ai(self.game_id, str(user.id))
-            elif self.action == "start":
-                await start_game(interaction, self.game_id)
-                return
-            else:
-                await say(interaction, "This button is from an older version of the bot; open a new lobby.")
-                return
-        except ServiceError as exc:
-            await say(interaction, str(exc))
-            return
-        await interaction.response.edit_message(embed=present.lobby_embed(row), view=lobby_view(row))
+        if self.action == "join":
+            await refresh_lobby(interaction, service.join(self.game_id, str(user.id), user.display_name))
+        elif self.action == "leave":
+            await refresh_lobby(interaction, service.leave(self.game_id, str(user.id)))
+        elif self.action == "ai":
+            await refresh_lobby(interaction, service.add_ai(self.game_id, str(user.id)))
+        elif self.action == "start":
+            await start_game(interaction, self.game_id)
+        else:
+            await say(interaction, "This button is from an older version of the bot; open a new lobby.")
 
 
 class SetsSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"carc:sets:(?P<game>\d+)"):
@@ -113,14 +117,10 @@ class SetsSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"carc:sets
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            row = await service_of(interaction).set_options(
-                self.game_id, str(interaction.user.id), sets=list(self.item.values)
-            )
-        except ServiceError as exc:
-            await say(interaction, str(exc))
-            return
-        await interaction.response.edit_message(embed=present.lobby_embed(row), view=lobby_view(row))
+        service = service_of(interaction)
+        await refresh_lobby(
+            interaction, service.set_options(self.game_id, str(interaction.user.id), sets=self.item.values)
+        )
 
 
 class CastlesSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"carc:castles:(?P<game>\d+)"):
@@ -140,14 +140,10 @@ class CastlesSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"carc:c
         return cls(int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        try:
-            row = await service_of(interaction).choose_castles(
-                self.game_id, str(interaction.user.id), list(self.item.values)
-            )
-        except ServiceError as exc:
-            await say(interaction, str(exc))
-            return
-        await interaction.response.edit_message(embed=present.lobby_embed(row), view=lobby_view(row))
+        service = service_of(interaction)
+        await refresh_lobby(
+            interaction, service.choose_castles(self.game_id, str(interaction.user.id), self.item.values)
+        )
 
 
 # ---------------------------------------------------------------------- turns

@@ -153,18 +153,23 @@ class Store:
         rows = await self._read("SELECT id FROM games WHERE thread_id = ?", (thread_id,))
         return rows[0][0] if rows else None
 
+    @staticmethod
+    async def _lobby(conn: Any, game_id: int) -> Any:
+        """The game's row, inside a transaction, if it is still a lobby."""
+        async with conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            raise NotFound(f"there is no game #{game_id}")
+        if row["status"] != "lobby":
+            raise Conflict("the game has already started")
+        return row
+
     async def update_lobby_options(
         self, game_id: int, change: Callable[[dict[str, Any]], None], now: datetime
     ) -> dict[str, Any]:
         """Read-modify-write a lobby's options in one transaction (``change`` may raise Conflict)."""
         async with self._tx() as conn:
-            async with conn.execute("SELECT status, options FROM games WHERE id = ?", (game_id,)) as cur:
-                row = await cur.fetchone()
-            if row is None:
-                raise NotFound(f"there is no game #{game_id}")
-            if row[0] != "lobby":
-                raise Conflict("the game has already started")
-            options = json.loads(row[1])
+            options = json.loads((await self._lobby(conn, game_id))["options"])
             change(options)
             await conn.execute(
                 "UPDATE games SET options = ?, updated_at = ? WHERE id = ?", (json.dumps(options), iso(now), game_id)
@@ -183,12 +188,7 @@ class Store:
     # ------------------------------------------------------------------ seats
     async def add_seat(self, game_id: int, user_id: str, name: str, is_ai: bool, now: datetime, capacity: int) -> None:
         async with self._tx() as conn:
-            async with conn.execute("SELECT status FROM games WHERE id = ?", (game_id,)) as cur:
-                row = await cur.fetchone()
-            if row is None:
-                raise NotFound(f"there is no game #{game_id}")
-            if row[0] != "lobby":
-                raise Conflict("the game has already started")
+            await self._lobby(conn, game_id)
             async with conn.execute("SELECT count(*) FROM seats WHERE game_id = ?", (game_id,)) as cur:
                 (count,) = await cur.fetchone()  # type: ignore[misc]
             if count >= capacity:
