@@ -243,7 +243,8 @@ class Carc(commands.Cog):
             return []
         if after.turn != view.turn or after.player != view.player:
             return []
-        return [app_commands.Choice(name=c.label[:100], value=str(i)) for i, c in enumerate(after.choices)][:25]
+        choices = enumerate(after.choices, start=1)
+        return [app_commands.Choice(name=c.label[:100], value=str(i)) for i, c in choices][:25]
 
     async def _view_for(self, interaction: discord.Interaction) -> TurnView | None:
         game = getattr(interaction.namespace, "game", None)
@@ -432,12 +433,12 @@ def _pick(view: TurnView, spot: str | None) -> dict[str, Any]:
         if passing:
             return passing[0]
         raise ServiceError(f"this turn needs a choice: {', '.join(c.label for c in view.choices)}")
-    try:
-        return view.choices[int(spot)].move
-    except (ValueError, IndexError):
-        for c in view.choices:
-            if spot.lower() in c.label.lower():
-                return c.move
+    text = spot.strip().lower()
+    if text.isdigit() and 1 <= int(text) <= len(view.choices):
+        return view.choices[int(text) - 1].move  # numbered as in the preview and the panel
+    for c in view.choices:
+        if text in c.label.lower():
+            return c.move
     raise ServiceError(f"{spot!r} is not one of: {', '.join(c.label for c in view.choices)}")
 
 

@@ -61,7 +61,8 @@ class LobbyOptions:
     seed: int | None = None
     castles: str = "dealt"  # Castles in Germany: "dealt" with the seed, or "chosen" in the lobby
 
-    def checked(self) -> LobbyOptions:
+    def checked(self, new_seed: Callable[[], int] = lambda: secrets.randbelow(2**31)) -> LobbyOptions:
+        """Validated options; a missing seed is drawn from ``new_seed``."""
         try:
             sets = check_sets(list(self.sets))
         except BadSetup as exc:
@@ -74,7 +75,7 @@ class LobbyOptions:
             raise ServiceError(f"the timeout policy is one of {', '.join(TIMEOUT_POLICIES)}")
         if self.castles not in CASTLE_MODES:
             raise ServiceError(f"castles are {' or '.join(CASTLE_MODES)}")
-        seed = self.seed if self.seed is not None else secrets.randbelow(2**31)
+        seed = self.seed if self.seed is not None else new_seed()
         return LobbyOptions(sets, self.max_players, self.turn_limit, self.timeout_policy, seed, self.castles)
 
     def to_json(self) -> dict[str, Any]:
@@ -175,9 +176,15 @@ def choice_label(move: dict[str, Any], number: int | None = None) -> str:
 
 
 class GameService:
-    def __init__(self, store: Store, clock: Callable[[], datetime] = utcnow) -> None:
+    def __init__(
+        self,
+        store: Store,
+        clock: Callable[[], datetime] = utcnow,
+        new_seed: Callable[[], int] = lambda: secrets.randbelow(2**31),
+    ) -> None:
         self.store = store
         self.clock = clock
+        self.new_seed = new_seed  # seeds of new games (tests make them predictable)
         self._games: dict[int, tuple[int, Game]] = {}  # id -> (version, replayed game)
         self._locks: dict[int, asyncio.Lock] = {}
         # Set by the league service: who may sit in a league game, and what to do when one ends.
@@ -194,7 +201,7 @@ class GameService:
     ) -> GameRow:  # fmt: skip
         """Open a lobby; its creator takes the first seat unless ``seat_creator`` is False
         (a host who only watches, like the offline demo)."""
-        opts = options.checked()
+        opts = options.checked(self.new_seed)
         now = self.clock()
         game_id = await self.store.create_game(creator_id, opts.to_json(), now, guild_id, channel_id, league_id)
         if seat_creator:

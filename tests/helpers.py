@@ -38,9 +38,7 @@ def play(
 
 def scored(events: list[dict[str, Any]], final: bool | None = None) -> list[tuple[str, dict[str, int]]]:
     return [
-        (e["feature"], e["points"])
-        for e in events
-        if e["type"] == "scored" and (final is None or e["final"] == final)
+        (e["feature"], e["points"]) for e in events if e["type"] == "scored" and (final is None or e["final"] == final)
     ]
 
 

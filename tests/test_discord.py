@@ -1,5 +1,6 @@
 """The Discord front end, driven offline through fakes of discord.py's objects."""
 
+import itertools
 from datetime import timedelta
 from types import SimpleNamespace
 
@@ -17,7 +18,7 @@ from tests.helpers import Clock
 async def world(tmp_path):
     db = await open_database(tmp_path / "bot.db")
     clock = Clock()
-    service = GameService(Store(db), clock)
+    service = GameService(Store(db), clock, new_seed=itertools.count(1).__next__)
     client = FakeClient(service)
     channel = FakeChannel(client)
     users = {111: FakeUser(111, "Ann"), 222: FakeUser(222, "Bob"), 333: FakeUser(333, "Cy")}
@@ -189,10 +190,23 @@ async def test_place_command_with_autocomplete(world):
     i = act(world, user, channel=thread, namespace={"cell": cells[0].value, "rot": rots[0].value})
     spots = await world.cog._spots(i, "")
     assert spots and any("pass" in s.name or "no figure" in s.name for s in spots)
+    assert spots[0].value == "1" and spots[0].name.startswith("1. ")
+    draft = [
+        {
+            "type": "tile",
+            "x": int(cells[0].value.split(",")[0]),
+            "y": int(cells[0].value.split(",")[1]),
+            "rot": rots[0].value,
+        }
+    ]
+    spots_first = dict((await world.service.options_after(gid, view.user_id, view.version, draft)).choices[0].move)
+    spots_first["player"] = view.player
     i = act(world, user, channel=thread)
-    await Carc.place.callback(world.cog, i, cell="A", rot=rots[0].value, spot="0")
+    await Carc.place.callback(world.cog, i, cell="A", rot=rots[0].value, spot="1")
     assert i.ephemeral_texts == ["Played."]
     assert (await world.service.turn(gid)).version == view.version + 2
+    record = await world.service.export(gid)
+    assert record["moves"][-1] == spots_first  # spot 1: the first follower spot, numbered as in the preview
     i = act(world, user, channel=thread)
     await Carc.place.callback(world.cog, i, cell="A", rot=0, spot=None)
     assert "not yours" in i.ephemeral_texts[0]

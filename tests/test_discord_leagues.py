@@ -1,5 +1,6 @@
 """The /league commands, offline, through fakes of discord.py's objects."""
 
+import itertools
 import subprocess
 import sys
 from pathlib import Path
@@ -21,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 @pytest.fixture
 async def world(tmp_path):
     db = await open_database(tmp_path / "bot.db")
-    games = GameService(Store(db))
+    games = GameService(Store(db), new_seed=itertools.count(1).__next__)
     client = FakeClient(games)
     client.leagues = LeagueService(games, LeagueStore(games.store))
     channel = FakeChannel(client)

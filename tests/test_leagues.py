@@ -1,5 +1,6 @@
 """Leagues: rankings, openskill ratings, rebuilds, seasons and permissions."""
 
+import itertools
 import math
 
 import pytest
@@ -16,7 +17,7 @@ from tests.helpers import Clock
 async def env(tmp_path):
     db = await open_database(tmp_path / "league.db")
     clock = Clock(1)
-    games = GameService(Store(db), clock)
+    games = GameService(Store(db), clock, new_seed=itertools.count(1).__next__)
     leagues = LeagueService(games, LeagueStore(games.store), clock)
     yield games, leagues
     await db.close()

@@ -1,6 +1,7 @@
 """The game service: lobbies, turns, concurrency, restarts, deadlines, corruption."""
 
 import asyncio
+import itertools
 import json
 import sqlite3
 from datetime import timedelta
@@ -17,7 +18,7 @@ from tests.helpers import Clock
 async def env(tmp_path):
     db = await open_database(tmp_path / "games.db")
     clock = Clock()
-    yield GameService(Store(db), clock), clock, tmp_path / "games.db"
+    yield GameService(Store(db), clock, new_seed=itertools.count(1).__next__), clock, tmp_path / "games.db"
     await db.close()
 
 
