@@ -415,7 +415,7 @@ class GameService:
         limit = row.options.get("turn_limit", 0)
         started = row.turn_started_at
         choices: list[Choice] = []
-        if not finished and game.step not in ("tile",):
+        if not finished and game.step != "tile":
             numbered = [m for m in game.legal_moves() if m["type"] != "pass"]
             choices = [Choice(choice_label(m, i), m) for i, m in enumerate(numbered, start=1)]
             if any(m["type"] == "pass" for m in game.legal_moves()):
