@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from engine.tiles import CITY, DIRS, DX, DY, FIELD, TERRAIN_NAME, TileType, key_demand
+from engine.tiles import CITY, DIRS, DX, DY, FIELD, TERRAIN_NAME, RotatedTile, TileType, key_demand
 
 NEIGHBOURS8 = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
 AREA_KINDS = ("cloister", "castle")
@@ -249,7 +249,7 @@ class Board:
                     anchor = (fx - dx, fy - dy)
                     if anchor not in tried:
                         tried.add(anchor)
-                        if self.mismatch(tile, anchor[0], anchor[1], rot) is None:
+                        if self._multi_fits(rt, anchor[0], anchor[1]):
                             found.setdefault(anchor, []).append(rot)
         return {c: tuple(rots) for c, rots in sorted(found.items())}
 
@@ -258,7 +258,26 @@ class Board:
         if not tile.multi_cell:
             key = self.frontier.get((x, y))
             return key is not None and rot in (tile._fit_tables or tile.fit_tables())[0][key]
-        return self.mismatch(tile, x, y, rot) is None
+        return self._multi_fits(tile.rotations[rot // 90], x, y)
+
+    def _multi_fits(self, rt: RotatedTile, x: int, y: int) -> bool:
+        """``mismatch(...) is None`` without building messages (the search tries many anchors)."""
+        cells, frontier = self.cells, self.frontier
+        touches = False
+        for ci, (dx, dy) in enumerate(rt.offsets):
+            c = (x + dx, y + dy)
+            if c in cells:
+                return False
+            key = frontier.get(c, 0)
+            if key:
+                terrain = rt.terrain[ci]
+                for d in range(4):
+                    need = (key >> (3 * d)) & 7
+                    if need:
+                        if terrain[d] != need:
+                            return False
+                        touches = True
+        return touches
 
     def place(self, tile: TileType, x: int, y: int, rot: int) -> int:
         """Put a tile on the board (legality is the caller's business); returns its index."""

@@ -1,10 +1,15 @@
-"""The game: an explicit step machine over the board, players and bag.
+"""The game: a declared chain of steps over the board, players and bag.
 
-Steps of a turn: ``draw`` (only for a player who may place a castle instead),
-``tile``, ``figure``, then any expansion steps (wheel plague, ferries), then
-scoring and the next turn. ``legal_moves()`` lists every legal move of the
-current step; ``apply(move)`` validates it completely before changing anything,
-then plays it and returns the events. Moves are the JSON objects of RECORD.md.
+A turn runs through ``CORE_CHAIN`` — new turn, (expansion steps such as the
+castle choice), deal, (the plague), tile, figure, (ferries), score, end of turn
+— with each expansion's steps inserted after the step it names. A step either
+does automatic work or asks a question; the chain stops at the first step that
+asks and waits for one of its moves (``apply``), then goes on by itself.
+
+``question()`` says what is asked now, of whom, with every option as a legal
+move plus a label a player can read; ``legal_moves()`` lists the same moves.
+``apply(move)`` validates a move completely before changing anything, then plays
+it and returns the events. Moves are the JSON objects of RECORD.md.
 """
 
 from __future__ import annotations
@@ -15,41 +20,310 @@ from typing import Any
 
 from engine.board import AREA_KINDS, Board
 from engine.catalog import BASE_START, SET_TILES, TILE_TYPES, expand, tile_set
-from engine.expansions import HOOKS, Event, Expansion, Move, overridden
+from engine.expansions import HOOKS, Expansion, overridden
+from engine.expansions.registry import EXPANSIONS, event_owner, expansion_classes
+from engine.moves import BadSetup, Event, IllegalMove, Move, Option, Question
+from engine.steps import FigureOption, Step
 from engine.tiles import TileType
+from engine.words import cell, feature_phrase, names, plural, role, tile_name
 
 FOLLOWERS = 7
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
-LAND_SETS = ("base", "wheel")
-# Tiles that only ever start the game (the base start tile is an ordinary D).
-SETUP_TILES = ("wheel.start", "river1.spring", "river2.spring")
+BASE_SET = "base"  # the core game's own tiles
+#: kinds of feature a follower may stand on (never a river)
+FOLLOWER_KINDS = frozenset(("road", "city", "field", "cloister", "castle"))
+#: order of final scoring: roads, cities, areas (cloisters, castles), fields
+_FINAL_ORDER = {"road": 0, "city": 1, **{k: 2 for k in AREA_KINDS}, "field": 3}
 
 
-class IllegalMove(Exception):
-    """A move that the rules do not allow now; the message is meant for the player."""
-
-
-class BadSetup(ValueError):
-    """A game that cannot be set up: unknown set, impossible combination, bad pool."""
-
-
-def _expansion_classes() -> dict[str, type[Expansion]]:
-    from engine.expansions.registry import EXPANSIONS
-
-    return EXPANSIONS
+def known_sets() -> list[str]:
+    """Every set a game can use: the catalog's, and any registered expansion's."""
+    return list(SET_TILES) + [s for s in EXPANSIONS if s not in SET_TILES]
 
 
 def check_sets(sets: list[str]) -> list[str]:
     """Validate a combination of sets; returns them in canonical order."""
-    known = list(SET_TILES)
+    known = known_sets()
     unknown = [s for s in sets if s not in known]
     if unknown:
-        raise BadSetup(f"unknown set {unknown[0]!r}; the sets are {', '.join(known)}")
-    if not any(s in sets for s in LAND_SETS):
+        shown = str(unknown[0])[:40]
+        raise BadSetup(f"unknown set {shown!r}; the sets are {', '.join(known)}")
+    classes = expansion_classes(sets)
+    if BASE_SET not in sets and not any(cls.land_tiles for cls in classes):
         raise BadSetup("a game needs the base game or The Wheel of Fortune for its land tiles")
-    if "wheel" in sets and ("river1" in sets or "river2" in sets):
-        raise BadSetup("The Wheel of Fortune cannot be combined with a river: both need to be the start tile")
+    for cls in classes:
+        problem = cls.conflict(sets)
+        if problem:
+            raise BadSetup(problem)
     return [s for s in known if s in sets]
+
+
+# ---------------------------------------------------------------------- core steps
+class NewTurn(Step):
+    """Start a turn, or end the game once the bag is empty and nobody may go on."""
+
+    name = "new_turn"
+
+    def enter(self, game: Game, events: list[Event]) -> str | None:
+        game.placement = None
+        game.drawn = None
+        game.actor = game.current
+        if game.bag_pos >= len(game.bag) and not any(h(game) for h in game._hooks["may_continue"]):
+            game._end_game(events)
+            return None
+        game.turn += 1
+        return None
+
+
+class TurnStart(Step):
+    """A named point: the choices a player makes before drawing are inserted after it.
+    The deal comes back here when the bag runs out but the player may still act."""
+
+    name = "turn_start"
+
+
+class Deal(Step):
+    """Draw the turn's tile (unless something was already placed this turn)."""
+
+    name = "deal"
+
+    def enter(self, game: Game, events: list[Event]) -> str | None:
+        if game.placement is not None or game.drawn is not None:
+            return None
+        if game.bag_pos >= len(game.bag):
+            if any(h(game) for h in game._hooks["may_continue"]):
+                return TurnStart.name  # e.g. a castle may still be placed
+            game._end_game(events)
+            return None
+        tile = TILE_TYPES[game.bag[game.bag_pos]]
+        game.bag_pos += 1
+        game.drawn = tile
+        events.append({"type": "tile_drawn", "player": game.players[game.current], "tile": tile.id})
+        for hook in game._hooks["on_draw"]:
+            hook(game, tile, events)
+        return None
+
+
+class PlaceTile(Step):
+    """Place the drawn tile (a tile that fits nowhere leaves the game; another is drawn)."""
+
+    name = "tile"
+    move_types = ("tile",)
+
+    def enter(self, game: Game, events: list[Event]) -> str | None:
+        tile = game.drawn
+        if tile is None or game.placement is not None:
+            return None
+        placements = game.board.fitting_placements(tile)
+        problems = game._hooks["placement_problem"]
+        if problems:
+            kept = {}
+            for (x, y), rots in placements.items():
+                ok = tuple(r for r in rots if not any(h(game, tile, x, y, r) for h in problems))
+                if ok:
+                    kept[(x, y)] = ok
+            placements = kept
+        game._placements = placements
+        if placements:
+            return None
+        game.drawn = None
+        if not any(h(game, tile, events) for h in game._hooks["unplaceable"]):
+            events.append({"type": "tile_discarded", "tile": tile.id})
+        return Deal.name
+
+    def asks(self, game: Game) -> bool:
+        return game.drawn is not None and game.placement is None
+
+    def moves(self, game: Game) -> list[Move]:
+        tile_id = game.drawn.id if game.drawn else ""
+        return [
+            {"type": "tile", "tile": tile_id, "x": x, "y": y, "rot": r}
+            for (x, y), rots in game._placements.items()
+            for r in rots
+        ]
+
+    def prompt(self, game: Game) -> str:
+        return f"place the drawn tile ({tile_name(game.drawn.id)})" if game.drawn else "place the drawn tile"
+
+    def label(self, game: Game, move: Move) -> str:
+        return f"{cell(move['x'], move['y'])} turned {move['rot']}°"
+
+    def check(self, game: Game, move: Move) -> None:
+        tile = game.drawn
+        assert tile is not None
+        if move.get("tile") not in (None, tile.id):
+            raise IllegalMove(f"the drawn tile is {tile.id}, not {str(move.get('tile'))[:40]}")
+        game.check_placement(tile, move)
+
+    def play(self, game: Game, move: Move, events: list[Event]) -> bool:
+        tile = game.drawn
+        assert tile is not None
+        game.drawn = None
+        game.put_tile(tile, move["x"], move["y"], move["rot"], events)  # checked by ``check``
+        return True
+
+
+class PlaceFigure(Step):
+    """Optionally place one figure: a follower on the new tile, or what expansions offer."""
+
+    name = "figure"
+    move_types = ("meeple",)
+
+    def enter(self, game: Game, events: list[Event]) -> str | None:
+        game._figure_options = {}
+        if game.placement is None:
+            return None
+        allowed = game._hooks["figure_allowed"]
+        if allowed and not all(h(game) for h in allowed):
+            game._figure_blocked = True
+            return None
+        game._figure_blocked = False
+        if game.supply[game.current] > 0:
+            board = game.board
+            p = board.placements[game.placement]
+            canonical = p.tile.rotations[p.rot // 90].canonical
+            kinds, followers, find = board.kind, board.followers, board.find
+            first = p.first_node
+            options: dict[int, tuple[int, str]] = {}
+            for si, target in enumerate(canonical):
+                n = first + si
+                if not followers[find(n)] and kinds[n] in FOLLOWER_KINDS:
+                    options[n] = target
+            game._figure_options = options
+        return None
+
+    def asks(self, game: Game) -> bool:
+        if game.placement is None or game._figure_blocked:
+            return False
+        return bool(game._figure_options) or any(o.moves(game) for o in game._figure_extras)
+
+    def _tile_moves(self, game: Game) -> list[Move]:
+        moves: list[Move] = []
+        if game._figure_options:
+            p = game.board.placements[game.placement]  # type: ignore[index]
+            rt = p.tile.rotations[p.rot // 90]
+            for ci, at in game._figure_options.values():
+                move: Move = {"type": "meeple", "at": at}
+                if ci:
+                    dx, dy = rt.offsets[ci]
+                    move["x"], move["y"] = p.x + dx, p.y + dy
+                moves.append(move)
+        return moves
+
+    def moves(self, game: Game) -> list[Move]:
+        moves = self._tile_moves(game)
+        for option in game._figure_extras:
+            moves += option.moves(game)
+        return moves
+
+    def pass_label(self, game: Game) -> str | None:
+        return "no figure this turn"
+
+    def prompt(self, game: Game) -> str:
+        return "place a figure or pass"
+
+    def _extra(self, game: Game, move: Move) -> FigureOption | None:
+        return next((o for o in game._figure_extras if o.owns(move)), None)
+
+    def label(self, game: Game, move: Move) -> str:
+        extra = self._extra(game, move)
+        if extra is not None:
+            return extra.label(game, move)
+        node = game._target_node(move)
+        p = game.board.placement_of(node)
+        where = feature_phrase(p.tile, p.rot, node - p.first_node)
+        text = f"{role(game.board.kind[node])} on {where}"
+        return text + (f" at {cell(move['x'], move['y'])}" if "x" in move and p.tile.multi_cell else "")
+
+    def check(self, game: Game, move: Move) -> None:
+        if move["type"] == "pass":
+            return
+        extra = self._extra(game, move)
+        if extra is not None:
+            extra.check(game, move)
+            return
+        if move["type"] != "meeple":
+            raise IllegalMove(game._wrong_step(move["type"]))
+        node = game._target_node(move)
+        if node not in game._figure_options:
+            if game.supply[game.current] == 0:
+                raise IllegalMove("you have no follower left in your supply")
+            raise IllegalMove(f"{str(move.get('at'))[:40]} already has a follower on its feature")
+
+    def play(self, game: Game, move: Move, events: list[Event]) -> bool:
+        extra = self._extra(game, move) if move["type"] != "pass" else None
+        if extra is not None:
+            extra.play(game, move, events)
+        elif move["type"] == "meeple":
+            game._put_follower(game.current, game._target_node(move), events)
+        game._figure_options = {}
+        return True
+
+
+class Score(Step):
+    """Score every feature this turn completed; followers on them go home."""
+
+    name = "score"
+
+    def enter(self, game: Game, events: list[Event]) -> str | None:
+        board = game.board
+        candidates: list[int] = []
+        if game.placement is not None:
+            candidates = board.completed_by(game.placement)
+        for hook in game._hooks["completed_roots"]:
+            for r in hook(game):
+                if r not in candidates and board.is_complete(r):
+                    candidates.append(r)
+        on_completed = game._hooks["on_completed"]
+        for root in candidates:
+            if board.followers[root]:
+                game.score_feature(root, False, events)
+            for hook in on_completed:
+                hook(game, root, events)
+        for node in board.completed_areas():
+            game.score_feature(node, False, events)
+        return None
+
+
+class EndTurn(Step):
+    """Close the turn and hand it to the next player."""
+
+    name = "end_turn"
+
+    def enter(self, game: Game, events: list[Event]) -> str | None:
+        for hook in game._hooks["end_of_turn"]:
+            hook(game, events)
+        player, turn = game.players[game.current], game.turn
+        nxt = None
+        for hook in game._hooks["next_player"]:
+            nxt = hook(game)
+            if nxt is not None:
+                break
+        game.current = (game.current + 1) % len(game.players) if nxt is None else nxt
+        events.append({"type": "turn_ended", "player": player, "turn": turn, "next": game.players[game.current]})
+        return NewTurn.name
+
+
+CORE_CHAIN: tuple[type[Step], ...] = (NewTurn, TurnStart, Deal, PlaceTile, PlaceFigure, Score, EndTurn)
+# The chain goes round once per turn; a turn that loops more often than this is a bug.
+_MAX_STEPS_PER_RUN = 100_000
+
+
+def build_chain(expansions: list[Expansion]) -> list[Step]:
+    """The core steps with each expansion's steps inserted after the step they name
+    (after any step inserted there before, in expansion order)."""
+    chain: list[Step] = [cls() for cls in CORE_CHAIN]
+    for expansion in expansions:
+        for step in expansion.steps():
+            names_ = [s.name for s in chain]
+            if step.after not in names_:
+                raise BadSetup(f"{expansion.name}: step {step.name!r} follows an unknown step {step.after!r}")
+            at = names_.index(step.after) + 1
+            while at < len(chain) and getattr(chain[at], "_inserted_after", None) == step.after:
+                at += 1
+            step._inserted_after = step.after  # type: ignore[attr-defined]
+            chain.insert(at, step)
+    return chain
 
 
 class Game:
@@ -61,28 +335,35 @@ class Game:
         sets: list[str] | tuple[str, ...] = ("base",),
         seed: int = 0,
         pool: list[str] | None = None,
-        castles: dict[str, list[str]] | None = None,
+        **options: Any,
     ) -> None:
-        if not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
-            raise BadSetup(f"a game takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {len(players)}")
-        if len(set(players)) != len(players) or not all(isinstance(p, str) and p for p in players):
+        if not isinstance(players, list | tuple) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
+            count = len(players) if isinstance(players, list | tuple) else "no"
+            raise BadSetup(f"a game takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {count}")
+        if not all(isinstance(p, str) and p for p in players) or len(set(players)) != len(players):
             raise BadSetup("player names must be distinct, non-empty strings")
         self.players = list(players)
         self.sets = check_sets(list(sets))
-        if castles is not None and "castles" not in self.sets:
-            raise BadSetup("castles are dealt only in games with Castles in Germany")
         self.seed = seed
-        classes = _expansion_classes()
-        self.expansions: list[Expansion] = [classes[s]() for s in self.sets if s in classes]
-        # Several sets can share one expansion module (river1 + river2): keep one.
-        unique: dict[type, Expansion] = {}
-        for e in self.expansions:
-            unique.setdefault(type(e), e)
-        self.expansions = list(unique.values())
+        self.expansions: list[Expansion] = [cls() for cls in expansion_classes(self.sets)]
+        given = {k: v for k, v in options.items() if v is not None}
+        accepted = {o for e in self.expansions for o in e.options}
+        for key in given:
+            if key not in accepted:
+                raise BadSetup(f"the option {key!r} needs a set that uses it (none of {', '.join(self.sets)} does)")
         self._hooks = {h: overridden(self.expansions, h) for h in HOOKS}
-        self._move_owner = {t: e for e in self.expansions for t in e.move_types}
-        self._step_owner = {s: e for e in self.expansions for s in e.steps}
-        self._targets = {t: e for e in self.expansions for t in e.targets}
+        self._figure_extras: list[FigureOption] = [o for e in self.expansions for o in e.figure_options()]
+        self.chain = build_chain(self.expansions)
+        self._position = {s.name: i for i, s in enumerate(self.chain)}
+        # The bound methods each step overrides (None: the base class's no-op), for the runner's loop.
+        self._hot = [
+            (
+                step.enter if type(step).enter is not Step.enter else None,
+                step.asks if type(step).asks is not Step.asks else None,
+            )
+            for step in self.chain
+        ]
+        self._setup_tiles = {t for e in self.expansions for t in e.setup_tiles}
 
         n = len(players)
         self.scores = [0] * n
@@ -93,12 +374,16 @@ class Game:
         self.current = 0
         self.actor = 0  # who must answer the current step (differs during a plague)
         self.step = "setup"
+        self._index = 0  # position of the asking step in the chain
         self.finished = False
         self.drawn: TileType | None = None
         self.placement: int | None = None  # index of the tile placed this turn
         self._placements: dict[tuple[int, int], tuple[int, ...]] = {}
         self._figure_options: dict[int, tuple[int, str]] = {}  # node -> (cell index, target), this turn
+        self._figure_blocked = False
         self.state: dict[str, Any] = {}  # expansion state, keyed by expansion name
+        # Per-position caches of derived facts (never copied: a clone starts empty).
+        self.scratch: dict[Any, Any] = {}
 
         rng = random.Random(seed)
         self.start_tile = self._start_tile()
@@ -112,29 +397,28 @@ class Game:
         self.bag = bag
         self.initial_bag = list(bag)
         self.bag_pos = 0
-        options = {"castles": castles}
         for hook in self._hooks["setup"]:
-            hook(self, rng, options)
+            hook(self, rng, given)
         self.board.place(TILE_TYPES[self.start_tile], 0, 0, 0)
         self.start_events: list[Event] = []
-        self._begin_turn(self.start_events)
+        self._run(0, self.start_events)
 
     # ------------------------------------------------------------------ setup
     def _start_tile(self) -> str:
         for hook in self._hooks["start_tile"]:
             tile_id = hook(self)
             if tile_id:
-                return tile_id
+                return str(tile_id)
         return BASE_START
 
     def bag_tiles(self) -> list[str]:
         """Every tile id the chosen sets put in the bag, with repeats (catalog order)."""
         out: list[str] = []
         for s in self.sets:
-            tiles = SET_TILES[s]
+            tiles = SET_TILES.get(s, [])
             for hook in self._hooks["set_tiles"]:
                 tiles = hook(self, s, tiles)
-            out += expand([t for t in tiles if t.id not in SETUP_TILES])
+            out += expand([t for t in tiles if t.id not in self._setup_tiles])
         return out
 
     def _default_bag(self) -> list[str]:
@@ -148,9 +432,9 @@ class Game:
             raise BadSetup("pool must be a list of tile ids")
         allowed = set(self.bag_tiles())
         for tile_id in pool:
-            if tile_id not in TILE_TYPES:
-                raise BadSetup(f"unknown tile id {tile_id!r} in the pool")
-            if tile_id in SETUP_TILES:
+            if not isinstance(tile_id, str) or tile_id not in TILE_TYPES:
+                raise BadSetup(f"unknown tile id {str(tile_id)[:40]!r} in the pool")
+            if tile_id in self._setup_tiles:
                 raise BadSetup(f"{tile_id!r} is a setup tile and cannot be in the pool")
             if tile_id not in allowed:
                 raise BadSetup(f"tile {tile_id!r} is not part of the sets {', '.join(self.sets)}")
@@ -159,15 +443,43 @@ class Game:
         return list(pool)
 
     def clone(self) -> Game:
-        """An independent copy, for players that look ahead."""
+        """An independent copy, for players that look ahead and for trying moves."""
         other = copy.copy(self)
         other.board = self.board.clone()
         other.scores = list(self.scores)
         other.supply = list(self.supply)
         other.moves = list(self.moves)
+        other.bag = list(self.bag)
         other.state = copy.deepcopy(self.state)
         other._figure_options = dict(self._figure_options)
+        other.scratch = {}
         return other
+
+    # ------------------------------------------------------------------ the chain
+    def _run(self, index: int, events: list[Event]) -> None:
+        """Go along the chain from ``index`` until a step asks or the game ends."""
+        hot = self._hot
+        for _ in range(_MAX_STEPS_PER_RUN):
+            enter, asks = hot[index]
+            if enter is not None:
+                jump = enter(self, events)
+                if self.finished:
+                    return
+                if jump is not None:
+                    index = self._position[jump]
+                    continue
+            if asks is not None and asks(self):
+                step = self.chain[index]
+                self._index = index
+                self.step = step.name
+                self.actor = step.actor(self)
+                return
+            index += 1
+        raise RuntimeError("the turn's steps went round without asking anything")
+
+    @property
+    def current_step(self) -> Step | None:
+        return None if self.finished else self.chain[self._index]
 
     # ------------------------------------------------------------------ queries
     def expansion_state(self, name: str) -> dict[str, Any]:
@@ -186,47 +498,42 @@ class Game:
         return self.bag[self.bag_pos :]
 
     def legal_moves(self) -> list[Move]:
-        """Every legal move of the current step (empty once the game is over)."""
-        step = self.step
-        if step == "tile":
-            tile_id = self.drawn.id  # type: ignore[union-attr]
-            return [
-                {"type": "tile", "tile": tile_id, "x": x, "y": y, "rot": r}
-                for (x, y), rots in self._placements.items()
-                for r in rots
-            ]
-        if step == "figure":
-            return self._figure_moves() + [{"type": "pass"}]
-        owner = self._step_owner.get(step)
-        if owner is not None:
-            return owner.step_moves(self)
-        return []
+        """Every legal move of the current step, passing included (empty once over)."""
+        step = self.current_step
+        if step is None:
+            return []
+        moves = step.moves(self)
+        if step.pass_label(self) is not None:
+            moves.append({"type": "pass"})
+        return moves
+
+    def question(self) -> Question | None:
+        """What the game asks now (None once it is over): who, what, and every option
+        as a legal move with a label a player can read."""
+        step = self.current_step
+        if step is None:
+            return None
+        options = tuple(Option(m, step.label(self, m)) for m in step.moves(self))
+        return Question(
+            player=self.players[self.actor],
+            kind=step.name,
+            prompt=step.prompt(self),
+            options=options,
+            pass_label=step.pass_label(self),
+            tile=self.drawn.id if self.drawn is not None else None,
+            turn=self.turn,
+        )
 
     def legal_placements(self) -> dict[tuple[int, int], tuple[int, ...]]:
         """In the tile step: cell -> legal rotations of the drawn tile (one per distinct look)."""
-        return self._placements if self.step == "tile" else {}
-
-    def _figure_moves(self) -> list[Move]:
-        moves: list[Move] = []
-        if self._figure_options:
-            p = self.board.placements[self.placement]  # type: ignore[index]
-            rt = p.tile.rotations[p.rot // 90]
-            for _node, (ci, at) in self._figure_options.items():
-                move: Move = {"type": "meeple", "at": at}
-                if ci:
-                    dx, dy = rt.offsets[ci]
-                    move["x"], move["y"] = p.x + dx, p.y + dy
-                moves.append(move)
-        for hook in self._hooks["figure_moves"]:
-            moves += hook(self)
-        return moves
+        return self._placements if self.step == "tile" and not self.finished else {}
 
     def figure_moves_after(self, placement: Move) -> list[Move]:
         """The follower moves the current player would have after a placement (a tile
         or castle move), tried on a copy: this game does not change."""
         trial = self.clone()
         trial.apply(placement)
-        if trial.turn != self.turn or trial.step != "figure":
+        if trial.finished or trial.turn != self.turn or trial.step != "figure":
             return []
         return [m for m in trial.legal_moves() if m["type"] == "meeple"]
 
@@ -249,72 +556,44 @@ class Game:
             raise IllegalMove("the game is over")
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
             raise IllegalMove('a move is an object with a "type"')
-        mtype = move["type"]
         who = move.get("player")
         if who is not None and who != self.players[self.actor]:
-            raise IllegalMove(f"it is {self.players[self.actor]}'s turn, not {who}'s")
-        events: list[Event] = []
-        step = self.step
-        if mtype == "tile" and step == "tile":
-            self._apply_tile(move, events)
-        elif mtype == "meeple" and step == "figure" and self._target_owner(move) is not None:
-            owner = self._target_owner(move)  # a follower placed off the new tile (a crown space)
-            owner.validate(self, move)  # type: ignore[union-attr]
-            self._record(move)
-            owner.apply(self, move, events)  # type: ignore[union-attr]
-        elif mtype == "meeple" and step == "figure":
-            self._apply_meeple(move, events)
-        elif mtype == "pass" and step == "figure":
-            self._record(move)
-            self.after_figure(events)
-        elif mtype in self._move_owner or (mtype == "pass" and step in self._step_owner):
-            # Expansion moves, and a pass that skips an expansion's optional step.
-            owner = self._move_owner.get(mtype) or self._step_owner[step]
-            owner.validate(self, move)
-            self._record(move)
-            owner.apply(self, move, events)
-        else:
+            raise IllegalMove(f"it is {self.players[self.actor]}'s turn, not {str(who)[:40]}'s")
+        step = self.chain[self._index]
+        mtype = move["type"]
+        if mtype not in step.move_types and not self._answers(step, move):
             raise IllegalMove(self._wrong_step(mtype))
-        return events
-
-    def _target_owner(self, move: Move) -> Expansion | None:
-        at = move.get("at")
-        if not isinstance(at, str):
-            return None
-        return self._targets.get(at.split(":", 1)[0])
-
-    def _wrong_step(self, mtype: str) -> str:
-        wanted = {
-            "tile": "place the drawn tile",
-            "figure": "place a figure or pass",
-            "draw": "draw a tile or place a castle",
-        }.get(self.step, f"answer the {self.step} step")
-        known = ("tile", "meeple", "pass") + tuple(self._move_owner)
-        if mtype not in known:
-            return f"unknown move type {mtype!r} in this game"
-        return f"a {mtype!r} move is not possible now: {self.players[self.actor]} must {wanted}"
-
-    def _record(self, move: Move) -> None:
+        step.check(self, move)
         entry = dict(move)
         entry["player"] = self.players[self.actor]
+        events: list[Event] = []
         self.moves.append(entry)
+        if step.play(self, move, events):
+            self._run(self._index + 1, events)
+        else:
+            self.actor = step.actor(self)
+        return events
 
-    def _apply_tile(self, move: Move, events: list[Event]) -> None:
-        tile = self.drawn
-        assert tile is not None
-        if move.get("tile") not in (None, tile.id):
-            raise IllegalMove(f"the drawn tile is {tile.id}, not {move.get('tile')}")
-        x, y, rot = self.check_placement(tile, move)
-        self._record(move)
-        self.drawn = None
-        self.put_tile(tile, x, y, rot, events)
+    def _answers(self, step: Step, move: Move) -> bool:
+        """A pass where passing is allowed, or a move of an expansion's figure option."""
+        if move["type"] == "pass":
+            return step.pass_label(self) is not None
+        return isinstance(step, PlaceFigure) and any(o.owns(move) for o in self._figure_extras)
+
+    def _wrong_step(self, mtype: str) -> str:
+        step = self.chain[self._index]
+        known = {t for s in self.chain for t in s.move_types} | {"pass"}
+        known |= {t for o in self._figure_extras for t in o.move_types}
+        if mtype not in known:
+            return f"unknown move type {mtype[:40]!r} in this game"
+        return f"a {mtype[:40]!r} move is not possible now: {self.players[self.actor]} must {step.prompt(self)}"
 
     def check_placement(self, tile: TileType, move: Move) -> tuple[int, int, int]:
         """(x, y, rot) of a move placing ``tile``, if the rules allow it; else IllegalMove."""
-        try:
-            x, y, rot = int(move["x"]), int(move["y"]), int(move["rot"])
-        except (KeyError, TypeError, ValueError):
-            raise IllegalMove('a placement needs whole numbers "x", "y" and "rot"') from None
+        x, y, rot = move.get("x"), move.get("y"), move.get("rot")
+        if not all(type(v) is int for v in (x, y, rot)):
+            raise IllegalMove('a placement needs whole numbers "x", "y" and "rot"')
+        assert isinstance(x, int) and isinstance(y, int) and isinstance(rot, int)
         if rot not in (0, 90, 180, 270):
             raise IllegalMove("rot must be 0, 90, 180 or 270")
         if not self.board.fits(tile, x, y, rot):
@@ -326,67 +605,42 @@ class Game:
         return x, y, rot
 
     def put_tile(self, tile: TileType, x: int, y: int, rot: int, events: list[Event]) -> None:
-        """Place a checked tile (or castle) and open the figure step."""
+        """Place a checked tile (or castle): the turn's placement."""
         self.placement = self.board.place(tile, x, y, rot)
         events.append(
             {"type": "tile_placed", "player": self.players[self.current], "tile": tile.id, "x": x, "y": y, "rot": rot}
         )
         for hook in self._hooks["on_place"]:
             hook(self, self.placement, events)
-        self._enter_figure_step(events)
-
-    def _enter_figure_step(self, events: list[Event]) -> None:
-        board = self.board
-        options: dict[int, tuple[int, str]] = {}
-        allowed = self._hooks["figure_allowed"]
-        if allowed and not all(h(self) for h in allowed):
-            self.step = "figure"
-            self._figure_options = {}
-            self.after_figure(events)  # no figure of any kind on this tile
-            return
-        if self.supply[self.current] > 0:
-            p = board.placements[self.placement]  # type: ignore[index]
-            canonical = p.tile.rotations[p.rot // 90].canonical
-            kinds, followers, find = board.kind, board.followers, board.find
-            first = p.first_node
-            for si, target in enumerate(canonical):
-                n = first + si
-                if not followers[find(n)] and kinds[n] != "river":
-                    options[n] = target
-        self._figure_options = options
-        self.step = "figure"
-        if not options and not (self._hooks["figure_moves"] and self._figure_moves()):
-            self.after_figure(events)
-
-    def _apply_meeple(self, move: Move, events: list[Event]) -> None:
-        node = self._target_node(move)
-        if node not in self._figure_options:
-            if self.supply[self.current] == 0:
-                raise IllegalMove("you have no follower left in your supply")
-            raise IllegalMove(f"{move.get('at')} already has a follower on its feature")
-        self._record(move)
-        self._put_follower(self.current, node, events)
-        self.after_figure(events)
 
     def _target_node(self, move: Move) -> int:
         """The node a meeple move names on the tile placed this turn."""
         p = self.board.placements[self.placement]  # type: ignore[index]
-        rt = p.tile.rotations[p.rot // 90]
         at = move.get("at")
         if not isinstance(at, str):
             raise IllegalMove('a meeple move needs "at", e.g. "road:E", "city:N", "field:NNE" or "cloister"')
-        x, y = move.get("x", p.x), move.get("y", p.y)
-        try:
-            ci = rt.offsets.index((int(x) - p.x, int(y) - p.y))
-        except (TypeError, ValueError):
-            raise IllegalMove(f"({x}, {y}) is not a cell of the tile you just placed") from None
-        si = rt.targets.get((ci, at))
-        if si is None:
-            raise IllegalMove(f"the tile you just placed has no {at!r} there")
-        node = p.first_node + si
-        if self.board.kind[node] == "river":
+        node = self.node_at(move.get("x", p.x), move.get("y", p.y), at, only=self.placement)
+        if self.board.kind[node] not in FOLLOWER_KINDS:
             raise IllegalMove("followers may not stand on the river")
         return node
+
+    def node_at(self, x: Any, y: Any, at: str, only: int | None = None) -> int:
+        """The node a target name ("road:E", "castle"...) names on the tile at (x, y);
+        with ``only``, that cell must belong to that placement."""
+        if type(x) is not int or type(y) is not int:
+            raise IllegalMove('"x" and "y" must be whole numbers')
+        placed = self.board.cells.get((x, y))
+        if placed is None or (only is not None and placed[0] != only):
+            what = "the tile you just placed" if only is not None else "a placed tile"
+            raise IllegalMove(f"({x}, {y}) is not a cell of {what}")
+        p = self.board.placements[placed[0]]
+        rt = p.tile.rotations[p.rot // 90]
+        ci = rt.offsets.index((x - p.x, y - p.y))
+        si = rt.targets.get((ci, at))
+        if si is None:
+            where = "the tile you just placed" if only is not None else f"the tile at ({x}, {y})"
+            raise IllegalMove(f"{where} has no {at[:40]!r} there")
+        return p.first_node + si
 
     def _put_follower(self, player: int, node: int, events: list[Event]) -> None:
         self.board.add_follower(player, node)
@@ -402,92 +656,15 @@ class Game:
         dx, dy = rt.offsets[ci]
         return {"x": p.x + dx, "y": p.y + dy, "at": at}
 
-    def after_figure(self, events: list[Event]) -> None:
-        self._figure_options = {}
-        for hook in self._hooks["after_figure"]:
-            if hook(self, events):
-                return  # the expansion's step runs; it calls finish_turn() when done
-        self.finish_turn(events)
+    def node_phrase(self, node: int) -> str:
+        """A node in words: "the road running west–east at (1, 0)"."""
+        p = self.board.placement_of(node)
+        where = self.describe_node(node)
+        return f"{feature_phrase(p.tile, p.rot, node - p.first_node)} at {cell(where['x'], where['y'])}"
 
-    def finish_turn(self, events: list[Event]) -> None:
-        """Score what this turn completed, then start the next turn."""
-        board = self.board
-        candidates: list[int] = []
-        if self.placement is not None:
-            candidates = board.completed_by(self.placement)
-        for hook in self._hooks["completed_roots"]:
-            for r in hook(self):
-                if r not in candidates and board.is_complete(r):
-                    candidates.append(r)
-        on_completed = self._hooks["on_completed"]
-        for root in candidates:
-            if board.followers[root]:
-                self.score_feature(root, False, events)
-            for hook in on_completed:
-                hook(self, root, events)
-        for node in board.completed_areas():
-            self.score_feature(node, False, events)
-        for hook in self._hooks["end_of_turn"]:
-            hook(self, events)
-        nxt = None
-        for hook in self._hooks["next_player"]:
-            nxt = hook(self)
-            if nxt is not None:
-                break
-        self.current = (self.current + 1) % len(self.players) if nxt is None else nxt
-        self._begin_turn(events)
-
-    def _begin_turn(self, events: list[Event]) -> None:
-        self.placement = None
-        self.actor = self.current
-        self.drawn = None
-        if self.bag_pos >= len(self.bag) and not any(h(self) for h in self._hooks["may_continue"]):
-            self._end_game(events)
-            return
-        self.turn += 1
-        for hook in self._hooks["turn_start"]:
-            if hook(self):
-                return
-        self.draw(events)
-
-    def draw(self, events: list[Event]) -> None:
-        """Draw tiles until one can be placed; the game ends if the bag runs out."""
-        while self.bag_pos < len(self.bag):
-            tile = TILE_TYPES[self.bag[self.bag_pos]]
-            self.bag_pos += 1
-            events.append({"type": "tile_drawn", "player": self.players[self.current], "tile": tile.id})
-            self.drawn = tile
-            wait = False
-            for hook in self._hooks["on_draw"]:
-                wait = hook(self, tile, events) or wait
-            if wait:
-                return  # an expansion step runs first; it calls offer_drawn() when done
-            if self.offer_drawn(events):
-                return
-        self.drawn = None
-        self._end_game(events)
-
-    def offer_drawn(self, events: list[Event]) -> bool:
-        """Open the tile step for the drawn tile, or discard it if it fits nowhere."""
-        tile = self.drawn
-        assert tile is not None
-        placements = self.board.fitting_placements(tile)
-        problems = self._hooks["placement_problem"]
-        if problems:
-            kept = {}
-            for (x, y), rots in placements.items():
-                ok = tuple(r for r in rots if not any(h(self, tile, x, y, r) for h in problems))
-                if ok:
-                    kept[(x, y)] = ok
-            placements = kept
-        if placements:
-            self._placements = placements
-            self.step = "tile"
-            self.actor = self.current
-            return True
-        events.append({"type": "tile_discarded", "tile": tile.id})
-        self.drawn = None
-        return False
+    def must_draw(self) -> bool:
+        """True while the player to move has no alternative to drawing (the river phase)."""
+        return any(h(self) for h in self._hooks["must_draw"])
 
     # ------------------------------------------------------------------ scoring
     def feature_points(self, root: int, final: bool) -> int:
@@ -544,8 +721,7 @@ class Game:
     def _end_game(self, events: list[Event]) -> None:
         board = self.board
         roots = [n for n, f in enumerate(board.followers) if f and board.parent[n] == n]
-        order = {"road": 0, "city": 1, "cloister": 2, "castle": 2, "field": 3}
-        roots.sort(key=lambda r: (order.get(board.kind[r], 4), r))
+        roots.sort(key=lambda r: (_FINAL_ORDER.get(board.kind[r], 4), r))
         for root in roots:
             self.score_feature(root, True, events)
         for hook in self._hooks["final_scoring"]:
@@ -553,18 +729,19 @@ class Game:
         self.step = "end"
         self.finished = True
         self.drawn = None
+        self._placements = {}
         best = max(self.scores)
         events.append(
             {
                 "type": "game_over",
-                "scores": dict(zip(self.players, self.scores, strict=False)),
-                "winners": [p for p, s in zip(self.players, self.scores, strict=False) if s == best],
+                "scores": dict(zip(self.players, self.scores, strict=True)),
+                "winners": [p for p, s in zip(self.players, self.scores, strict=True) if s == best],
             }
         )
 
     # ------------------------------------------------------------------ records
     def score_table(self) -> dict[str, int]:
-        return dict(zip(self.players, self.scores, strict=False))
+        return dict(zip(self.players, self.scores, strict=True))
 
     def to_json(self) -> dict[str, Any]:
         """The game's record (RECORD.md): setup plus every move. Replays to this state."""
@@ -591,11 +768,66 @@ class Game:
         return game
 
 
+# ---------------------------------------------------------------------- wording
+def _describe_core(event: Event) -> str | None:
+    kind = event["type"]
+    if kind == "tile_drawn":
+        return f"{event['player']} draws a {tile_name(event['tile'])}."
+    if kind == "tile_placed":
+        return f"{event['player']} placed a {tile_name(event['tile'])} at {cell(event['x'], event['y'])}."
+    if kind == "meeple_placed":
+        feature, _, _side = event["at"].partition(":")
+        where = f" at {cell(event['x'], event['y'])}" if "x" in event else ""
+        return f"{event['player']} put a {role(feature)} on the {feature}{where}."
+    if kind == "tile_discarded":
+        return f"A {tile_name(event['tile'])} fits nowhere: it leaves the game and another tile is drawn."
+    if kind == "scored":
+        points = event["points"]
+        when = "Final scoring: " if event["final"] else ""
+        feature = event["feature"]
+        what = "a completed " + feature if not event["final"] else "an unfinished " + feature
+        if feature == "field":
+            what = "a field"
+        if not points:
+            return f"{when}{what.capitalize()} scores for nobody (no follower on it)."
+        if len(points) == 1:
+            ((name, value),) = points.items()
+            return f"{when}{name} scores {plural(value, 'point')} for {what}."
+        value = next(iter(points.values()))
+        return f"{when}{names(list(points))} score {plural(value, 'point')} each for {what} they share."
+    if kind == "turn_ended":
+        after = f" {event['next']} plays next." if event.get("next") else ""
+        return f"End of {event['player']}'s turn {event['turn']}.{after}"
+    if kind == "game_over":
+        scores, winners = event["scores"], event["winners"]
+        best = scores[winners[0]]
+        table = ", ".join(f"{n} {s}" for n, s in sorted(scores.items(), key=lambda kv: -kv[1]))
+        if len(winners) == 1:
+            return f"Game over: {winners[0]} wins with {best}. ({table})"
+        return f"Game over: {names(winners)} share the win with {best}. ({table})"
+    return None
+
+
+#: events that only say what the next message says anyway (front ends may leave them out)
+QUIET_EVENTS = frozenset(("tile_drawn", "turn_ended"))
+
+
+def describe(event: Event) -> str:
+    """One line for any event of any set, for players."""
+    text = _describe_core(event)
+    if text is None:
+        owner = event_owner(event["type"])
+        text = owner.describe(event) if owner is not None else None
+    if text is None:
+        raise KeyError(f"no wording for the event type {event['type']!r}")
+    return text
+
+
+__all__ = ["Game", "IllegalMove", "BadSetup", "check_sets", "tile_set", "tile_of", "describe", "QUIET_EVENTS"]
+
+
 def tile_of(tile_id: str) -> TileType:
     try:
         return TILE_TYPES[tile_id]
     except KeyError:
-        raise BadSetup(f"unknown tile id {tile_id!r}") from None
-
-
-__all__ = ["Game", "IllegalMove", "BadSetup", "check_sets", "tile_set", "tile_of"]
+        raise BadSetup(f"unknown tile id {str(tile_id)[:40]!r}") from None

@@ -23,7 +23,7 @@ def test_a_new_lake_needs_a_ferry_and_the_road_counts_the_lake_once():
     game, _ = play(["ferries.three", "base.A", "base.A"], [tile(1, 0), meeple("road:W")], sets=SETS)
     assert game.step == "ferry"
     assert game.legal_moves() == [ferry(1, 0, "E-S"), ferry(1, 0, "E-W"), ferry(1, 0, "S-W")]
-    with pytest.raises(IllegalMove, match="must be placed"):
+    with pytest.raises(IllegalMove, match="must put a ferry on the new lake tile"):
         game.apply(PASS)
     with pytest.raises(IllegalMove, match="no jetty at N-S"):
         game.apply(ferry(1, 0, "N-S"))

@@ -147,7 +147,7 @@ def test_crown_spaces_fill_up():
         sets=SETS,
     )
     assert {"type": "meeple", "at": "crown:plague"} not in game.legal_moves()
-    with pytest.raises(IllegalMove, match="crown spaces of plague are taken"):
+    with pytest.raises(IllegalMove, match="crown spaces of Plague are taken"):
         game.apply(meeple("crown:plague"))
     with pytest.raises(IllegalMove, match="no crown space in 'fortune'"):
         game.apply(meeple("crown:fortune"))

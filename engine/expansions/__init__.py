@@ -1,7 +1,11 @@
-"""Expansions plug into the game through these hooks.
+"""Expansions plug into the game through declared steps and these hooks.
 
-The core calls only the hooks an expansion overrides, so a base game pays nothing
-for the expansions it does not use, and the core never asks which sets are on.
+An expansion declares which sets it serves and how they combine, the steps it
+inserts into the turn (``steps``: each names the step it follows), the extra
+figures it offers in the figure step (``figure_options``), and overrides the
+hooks it needs. The core calls only the hooks an expansion overrides, so a base
+game pays nothing for the expansions it does not use, and the core never asks
+which sets are on. Whoever emits an event also words it (``describe``).
 """
 
 from __future__ import annotations
@@ -9,24 +13,49 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
+from engine.moves import Event, Move
+from engine.steps import FigureOption, Step
+
 if TYPE_CHECKING:
     from engine.game import Game
     from engine.tiles import TileType
 
-Move = dict[str, Any]
-Event = dict[str, Any]
+__all__ = ["Expansion", "Event", "Move", "HOOKS", "overridden", "Step", "FigureOption"]
 
 
 class Expansion:
     """Base class: every hook does nothing. Override what the expansion needs."""
 
     name = ""
-    #: move types this expansion validates and applies itself
-    move_types: tuple[str, ...] = ()
-    #: steps of the turn this expansion runs (it answers ``step_moves`` for them)
-    steps: tuple[str, ...] = ()
-    #: follower targets off the new tile that this expansion handles, e.g. "crown" for "crown:taxes"
-    targets: tuple[str, ...] = ()
+    #: the sets this expansion serves (several sets may share one expansion)
+    sets: tuple[str, ...] = ()
+    #: True if its sets bring land tiles enough to play without the base game
+    land_tiles = False
+    #: tiles of its sets that only ever start the game (never in the bag)
+    setup_tiles: tuple[str, ...] = ()
+    #: keyword options of ``Game(...)`` (and record fields) this expansion reads
+    options: tuple[str, ...] = ()
+    #: event types this expansion emits (and words in ``describe``)
+    event_types: tuple[str, ...] = ()
+
+    @classmethod
+    def conflict(cls, sets: list[str]) -> str | None:
+        """Why these sets cannot be played together, or None."""
+        return None
+
+    # --- the turn
+    def steps(self) -> list[Step]:
+        """The steps this expansion inserts into the turn."""
+        return []
+
+    def figure_options(self) -> list[FigureOption]:
+        """Figures offered in the figure step besides a follower on the new tile."""
+        return []
+
+    @staticmethod
+    def describe(event: Event) -> str | None:
+        """One line for one of ``event_types``, for players."""
+        return None
 
     # --- setup
     def start_tile(self, game: Game) -> str | None:
@@ -48,12 +77,16 @@ class Expansion:
         """Extra state once the board and bag exist (hands, the wheel's pig...)."""
 
     # --- turn
-    def turn_start(self, game: Game) -> bool:
-        """Return True if this expansion opened a step instead of the automatic draw."""
+    def on_draw(self, game: Game, tile: TileType, events: list[Event]) -> None:
+        """A tile was drawn (before it is placed: the wheel's pig moves then)."""
+
+    def must_draw(self, game: Game) -> bool:
+        """True while the player to move has no alternative to drawing (the river phase)."""
         return False
 
-    def on_draw(self, game: Game, tile: TileType, events: list[Event]) -> bool:
-        """A tile was drawn; return True if a step must run before it is placed."""
+    def unplaceable(self, game: Game, tile: TileType, events: list[Event]) -> bool:
+        """The drawn tile fits nowhere: True if the expansion put it back into the bag
+        (another tile is then drawn); False lets the core remove it from the game."""
         return False
 
     def placement_problem(self, game: Game, tile: TileType, x: int, y: int, rot: int) -> str | None:
@@ -63,27 +96,9 @@ class Expansion:
     def on_place(self, game: Game, placement: int, events: list[Event]) -> None:
         """A tile (or castle) was just placed."""
 
-    def figure_moves(self, game: Game) -> list[Move]:
-        """Moves offered in the figure step besides followers on the new tile."""
-        return []
-
     def figure_allowed(self, game: Game) -> bool:
         """False forbids any figure (follower, tollhouse...) this turn."""
         return True
-
-    def after_figure(self, game: Game, events: list[Event]) -> bool:
-        """Run after the figure step; return True if it opened a step of its own."""
-        return False
-
-    def step_moves(self, game: Game) -> list[Move]:
-        """Legal moves of a step this expansion owns."""
-        return []
-
-    def validate(self, game: Game, move: Move) -> None:
-        """Raise IllegalMove if a move of one of ``move_types`` cannot be played now."""
-
-    def apply(self, game: Game, move: Move, events: list[Event]) -> None:
-        """Play a validated move of one of ``move_types``."""
 
     def completed_roots(self, game: Game) -> list[int]:
         """Extra features to check for completion this turn (e.g. after a ferry move)."""
@@ -121,13 +136,12 @@ HOOKS = (
     "bag",
     "check_pool",
     "setup",
-    "turn_start",
     "on_draw",
+    "must_draw",
+    "unplaceable",
     "placement_problem",
     "on_place",
-    "figure_moves",
     "figure_allowed",
-    "after_figure",
     "completed_roots",
     "on_completed",
     "bonus",

@@ -3,8 +3,9 @@
 State (``game.state["castles"]``): ``hands`` (player index -> castle ids still
 held) and ``dealt`` (the hands at the start, for the record). A player holding
 a castle that fits somewhere starts the turn with the ``draw`` step: draw a
-tile or place a castle. Once the bag is empty, the game goes on only while the
-player to move can place a castle.
+tile or place a castle (not while river tiles are still to be played). Once the
+bag is empty, the game goes on only while the player to move can place a castle;
+a player whose drawn tile fits nowhere and empties the bag may still place one.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 from engine.board import NEIGHBOURS8
 from engine.catalog import SET_TILES, TILE_TYPES, tile_set
-from engine.expansions import Event, Expansion, Move
-from engine.game import BadSetup, IllegalMove
+from engine.expansions import Event, Expansion, Move, Step
+from engine.moves import BadSetup, IllegalMove
+from engine.words import cell, tile_name
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -37,10 +39,92 @@ def hand_size(players: int) -> int:
     return 2 if players <= 3 else 1
 
 
+class CastleChoice(Step):
+    """At the start of the turn, a castle holder draws a tile or places a castle."""
+
+    name = "draw"
+    after = "turn_start"
+    move_types = ("draw", "castle")
+
+    def asks(self, game: Game) -> bool:
+        if not _state(game)["hands"].get(game.current) or game.must_draw() or game.placement is not None:
+            return False
+        return bool(castle_placements(game))
+
+    def moves(self, game: Game) -> list[Move]:
+        draw: list[Move] = [{"type": "draw"}] if game.bag_left else []
+        return draw + castle_placements(game)
+
+    def prompt(self, game: Game) -> str:
+        if not game.bag_left:
+            return "place one of your castles (the bag is empty)"
+        return "draw a tile or place one of your castles"
+
+    def label(self, game: Game, move: Move) -> str:
+        if move["type"] == "draw":
+            return "draw a tile from the bag"
+        return f"{tile_name(move['castle'])} at {cell(move['x'], move['y'])} turned {move['rot']}°"
+
+    def check(self, game: Game, move: Move) -> None:
+        if move["type"] == "draw":
+            if not game.bag_left:
+                raise IllegalMove("the bag is empty: you can only place a castle")
+            return
+        castle_id = move.get("castle")
+        hand = _state(game)["hands"].get(game.current, [])
+        if castle_id not in hand:
+            held = ", ".join(tile_name(c) for c in hand) or "none"
+            raise IllegalMove(f"you do not hold {str(castle_id)[:40]!r}; your castles: {held}")
+        tile = TILE_TYPES[castle_id]
+        x, y, rot = game.check_placement(tile, move)
+        problem = _near_castle(game, tile, x, y, rot)
+        if problem:
+            raise IllegalMove(problem)
+
+    def play(self, game: Game, move: Move, events: list[Event]) -> bool:
+        if move["type"] == "castle":
+            _state(game)["hands"][game.current].remove(move["castle"])
+            game.put_tile(TILE_TYPES[move["castle"]], move["x"], move["y"], move["rot"], events)
+        return True  # a draw: the deal that follows draws the tile
+
+
+def castle_placements(game: Game) -> list[Move]:
+    """Every castle the current player may place, where and how (computed once per
+    board and hand: the choice step asks it several times a turn)."""
+    hand = _state(game)["hands"].get(game.current, [])
+    key = ("castles", len(game.board.placements), game.current, tuple(hand))
+    cached = game.scratch.get(key)
+    if cached is None:
+        cached = game.scratch[key] = _castle_placements(game)
+    return [dict(m) for m in cached]
+
+
+def _castle_placements(game: Game) -> list[Move]:
+    moves = []
+    for castle_id in _state(game)["hands"].get(game.current, []):
+        tile = TILE_TYPES[castle_id]
+        for (x, y), rots in game.board.fitting_placements(tile).items():
+            for rot in rots:
+                if _near_castle(game, tile, x, y, rot) is None:
+                    moves.append({"type": "castle", "castle": castle_id, "x": x, "y": y, "rot": rot})
+    return moves
+
+
+def _near_castle(game: Game, tile: TileType, x: int, y: int, rot: int) -> str | None:
+    board = game.board
+    own = {(x + dx, y + dy) for dx, dy in tile.rotations[rot // 90].offsets}
+    for cx, cy in own:
+        for dx, dy in NEIGHBOURS8:
+            placed = board.cells.get((cx + dx, cy + dy))
+            if placed is not None and is_castle(board.placements[placed[0]].tile.id):
+                return f"a castle may not touch another castle, not even diagonally (at ({cx + dx}, {cy + dy}))"
+    return None
+
+
 class Castles(Expansion):
     name = "castles"
-    move_types = ("draw", "castle")
-    steps = ("draw",)
+    sets = ("castles",)
+    options = ("castles",)
 
     # ------------------------------------------------------------------ setup
     def bag(self, game: Game, bag: list[str], rng: random.Random) -> list[str]:
@@ -60,12 +144,16 @@ class Castles(Expansion):
         else:
             hands = {}
             seen: set[str] = set()
+            if not isinstance(given, dict):
+                raise BadSetup("castles maps player names to their castle ids")
             for name, castles in given.items():
                 if name not in game.players:
-                    raise BadSetup(f"castles dealt to {name!r}, who is not playing")
+                    raise BadSetup(f"castles dealt to {str(name)[:40]!r}, who is not playing")
+                if not isinstance(castles, list) or len(castles) > 2:
+                    raise BadSetup(f"{name!r} must hold one or two castles")
                 for c in castles:
-                    if not is_castle(c) or c not in TILE_TYPES:
-                        raise BadSetup(f"{c!r} is not a castle")
+                    if not isinstance(c, str) or not is_castle(c) or c not in TILE_TYPES:
+                        raise BadSetup(f"{str(c)[:40]!r} is not a castle")
                     if c in seen:
                         raise BadSetup(f"{c!r} is dealt twice")
                     seen.add(c)
@@ -74,69 +162,12 @@ class Castles(Expansion):
                 hands.setdefault(i, [])
         game.state["castles"] = {"hands": hands, "dealt": {i: list(h) for i, h in hands.items()}}
 
-    # ------------------------------------------------------------------ placing castles
-    def castle_placements(self, game: Game) -> list[Move]:
-        """Every castle the current player may place, where and how."""
-        moves = []
-        for castle_id in _state(game)["hands"].get(game.current, []):
-            tile = TILE_TYPES[castle_id]
-            for (x, y), rots in game.board.fitting_placements(tile).items():
-                for rot in rots:
-                    if self._near_castle(game, tile, x, y, rot) is None:
-                        moves.append({"type": "castle", "castle": castle_id, "x": x, "y": y, "rot": rot})
-        return moves
-
-    @staticmethod
-    def _near_castle(game: Game, tile: TileType, x: int, y: int, rot: int) -> str | None:
-        board = game.board
-        own = {(x + dx, y + dy) for dx, dy in tile.rotations[rot // 90].offsets}
-        for cx, cy in own:
-            for dx, dy in NEIGHBOURS8:
-                placed = board.cells.get((cx + dx, cy + dy))
-                if placed is not None and is_castle(board.placements[placed[0]].tile.id):
-                    return f"a castle may not touch another castle, not even diagonally (at ({cx + dx}, {cy + dy}))"
-        return None
-
-    def turn_start(self, game: Game) -> bool:
-        if not _state(game)["hands"].get(game.current):
-            return False
-        if game.bag_left == 0 or self.castle_placements(game):
-            game.step = "draw"
-            return True
-        return False  # a castle that fits nowhere: the tile is drawn as usual
+    # ------------------------------------------------------------------ the turn
+    def steps(self) -> list[Step]:
+        return [CastleChoice()]
 
     def may_continue(self, game: Game) -> bool:
-        return bool(_state(game)["hands"].get(game.current)) and bool(self.castle_placements(game))
-
-    def step_moves(self, game: Game) -> list[Move]:
-        draw: list[Move] = [{"type": "draw"}] if game.bag_left else []
-        return draw + self.castle_placements(game)
-
-    def validate(self, game: Game, move: Move) -> None:
-        if game.step != "draw":
-            raise IllegalMove("drawing or placing a castle is done at the start of your turn")
-        if move["type"] == "draw":
-            if not game.bag_left:
-                raise IllegalMove("the bag is empty: you can only place a castle")
-            return
-        if move["type"] != "castle":
-            raise IllegalMove("draw a tile or place one of your castles")
-        castle_id = move.get("castle")
-        hand = _state(game)["hands"].get(game.current, [])
-        if castle_id not in hand:
-            raise IllegalMove(f"you do not hold {castle_id!r}; your castles: {', '.join(hand) or 'none'}")
-        tile = TILE_TYPES[castle_id]
-        x, y, rot = game.check_placement(tile, move)
-        problem = self._near_castle(game, tile, x, y, rot)
-        if problem:
-            raise IllegalMove(problem)
-
-    def apply(self, game: Game, move: Move, events: list[Event]) -> None:
-        if move["type"] == "draw":
-            game.draw(events)
-            return
-        _state(game)["hands"][game.current].remove(move["castle"])
-        game.put_tile(TILE_TYPES[move["castle"]], int(move["x"]), int(move["y"]), int(move["rot"]), events)
+        return bool(_state(game)["hands"].get(game.current)) and bool(castle_placements(game))
 
     # ------------------------------------------------------------------ scoring
     def bonus(self, game: Game, root: int, final: bool) -> int:

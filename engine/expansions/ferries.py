@@ -10,9 +10,10 @@ moved ferries' tiles are rebuilt.
 
 State (``game.state["ferries"]``): ``at`` ("x,y" -> join such as "E-W"), and
 for the turn in progress ``movable`` (cells whose ferry may still move),
-``touched`` (stub nodes whose roads changed) and ``before`` (the complete
-roads among them before the change, so that an unchanged road is not scored
-twice).
+``touched`` (stub nodes whose roads changed), ``before`` (the roads among them
+that were complete before this turn's changes, so that an unchanged road is not
+scored twice) and ``fresh`` (roads this turn's changes completed: a later move
+that touches one without changing it must not hide it).
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ from __future__ import annotations
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from engine.expansions import Event, Expansion, Move
-from engine.game import IllegalMove
+from engine.expansions import Event, Expansion, Move, Step
+from engine.moves import IllegalMove
 from engine.tiles import DIRS, DX, DY
+from engine.words import DIRECTION_WORDS, cell
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -49,6 +51,12 @@ def join_name(a: int, b: int) -> str:
     return f"{DIRS[a]}-{DIRS[b]}"
 
 
+def join_words(join: str) -> str:
+    """ "E-W" -> "east and west"."""
+    a, b = join.split("-")
+    return f"{DIRECTION_WORDS[DIRS.index(a)]} and {DIRECTION_WORDS[DIRS.index(b)]}"
+
+
 def parse_join(text: Any) -> tuple[int, int] | None:
     if not isinstance(text, str) or len(text.split("-")) != 2:
         return None
@@ -58,31 +66,176 @@ def parse_join(text: Any) -> tuple[int, int] | None:
     return DIRS.index(a), DIRS.index(b)
 
 
+def _check_ferry(game: Game, move: Move) -> tuple[int, int, tuple[int, int]]:
+    x, y = move.get("x"), move.get("y")
+    if type(x) is not int or type(y) is not int:
+        raise IllegalMove('a ferry move needs whole numbers "x" and "y"')
+    pair = parse_join(move.get("join"))
+    if pair is None:
+        raise IllegalMove('"join" names two jetties, such as "E-W"')
+    if (x, y) not in game.board.cells or not game.board.placements[game.board.cells[(x, y)][0]].tile.lake:
+        raise IllegalMove(f"there is no lake at ({x}, {y})")
+    if not set(pair) <= set(stubs(game, (x, y))):
+        raise IllegalMove(f"the lake at ({x}, {y}) has no jetty at {str(move['join'])[:10]}")
+    return x, y, pair
+
+
+class PlaceFerry(Step):
+    """After the figure step on a new lake tile: put a ferry on it joining two jetties."""
+
+    name = "ferry"
+    after = "figure"
+    move_types = ("ferry",)
+
+    def asks(self, game: Game) -> bool:
+        return game.placement is not None and game.board.placements[game.placement].tile.lake
+
+    def moves(self, game: Game) -> list[Move]:
+        p = game.board.placements[game.placement]  # type: ignore[index]
+        dirs = sorted(stubs(game, (p.x, p.y)))
+        return [{"type": "ferry", "x": p.x, "y": p.y, "join": join_name(a, b)} for a, b in combinations(dirs, 2)]
+
+    def prompt(self, game: Game) -> str:
+        return "put a ferry on the new lake tile"
+
+    def label(self, game: Game, move: Move) -> str:
+        return f"ferry joining the {join_words(move['join'])} jetties"
+
+    def check(self, game: Game, move: Move) -> None:
+        p = game.board.placements[game.placement]  # type: ignore[index]
+        if (move.get("x"), move.get("y")) != (p.x, p.y):
+            raise IllegalMove(f"the new ferry goes on the lake tile you just placed, at ({p.x}, {p.y})")
+        _check_ferry(game, move)
+
+    def play(self, game: Game, move: Move, events: list[Event]) -> bool:
+        _set_ferry(game, move, "placed", events)
+        return True
+
+
+class MoveFerries(Step):
+    """Then the first ferry on each road the new tile extended may move once."""
+
+    name = "ferry_move"
+    after = "ferry"
+    move_types = ("ferry",)
+
+    def enter(self, game: Game, events: list[Event]) -> str | None:
+        _state(game)["movable"] = first_ferries(game) if game.placement is not None else []
+        return None
+
+    def asks(self, game: Game) -> bool:
+        return bool(_state(game)["movable"])
+
+    def moves(self, game: Game) -> list[Move]:
+        moves: list[Move] = []
+        state = _state(game)
+        for key in state["movable"]:
+            x, y = map(int, key.split(","))
+            dirs = sorted(stubs(game, (x, y)))
+            for a, b in combinations(dirs, 2):
+                if join_name(a, b) != state["at"][key]:
+                    moves.append({"type": "ferry", "x": x, "y": y, "join": join_name(a, b)})
+        return moves
+
+    def pass_label(self, game: Game) -> str | None:
+        return "leave the ferries as they are"
+
+    def prompt(self, game: Game) -> str:
+        return "move a ferry on a road you extended, or leave them"
+
+    def label(self, game: Game, move: Move) -> str:
+        return f"move the ferry at {cell(move['x'], move['y'])} to join {join_words(move['join'])}"
+
+    def check(self, game: Game, move: Move) -> None:
+        if move["type"] == "pass":
+            return
+        x, y, pair = _check_ferry(game, move)
+        key = _key(x, y)
+        if key not in _state(game)["movable"]:
+            raise IllegalMove(
+                f"the ferry at ({x}, {y}) may not move now: only the first ferry on each road you extended"
+            )
+        if join_name(*pair) == _state(game)["at"][key]:
+            raise IllegalMove("the ferry already joins those jetties; pass to leave it")
+
+    def play(self, game: Game, move: Move, events: list[Event]) -> bool:
+        state = _state(game)
+        if move["type"] == "pass":
+            state["movable"] = []
+            return True
+        _set_ferry(game, move, "moved", events)
+        state["movable"].remove(_key(move["x"], move["y"]))
+        return not state["movable"]
+
+
+def _set_ferry(game: Game, move: Move, action: str, events: list[Event]) -> None:
+    x, y = move["x"], move["y"]
+    pair = parse_join(move["join"])
+    assert pair is not None
+    a, b = pair
+    board = game.board
+    state = _state(game)
+    nodes = stubs(game, (x, y))
+    fresh = {tuple(m) for m in state["fresh"]}
+    # Remember which complete roads existed before this turn, so only changed ones score.
+    for n in nodes.values():
+        root = board.find(n)
+        if board.open[root] == 0:
+            members = sorted(board.members(root))
+            if tuple(members) not in fresh:
+                state["before"].append(members)
+        state["touched"].append(n)
+    for n in nodes.values():
+        board.ferry_link.pop(n, None)
+    board.ferry_link[nodes[a]] = nodes[b]
+    board.ferry_link[nodes[b]] = nodes[a]
+    board.rebuild_roads(list(nodes.values()))
+    state["at"][_key(x, y)] = join_name(a, b)
+    before = {tuple(m) for m in state["before"]}
+    for n in nodes.values():
+        root = board.find(n)
+        if board.open[root] == 0:
+            members = sorted(board.members(root))
+            if tuple(members) not in before:
+                state["fresh"].append(members)
+    events.append(
+        {
+            "type": "ferry",
+            "action": action,
+            "player": game.players[game.current],
+            "x": x,
+            "y": y,
+            "join": join_name(a, b),
+        }
+    )
+
+
+def first_ferries(game: Game) -> list[str]:
+    """Cells of the first ferry met on each road the new tile extended."""
+    return Ferries.first_ferries(game)
+
+
 class Ferries(Expansion):
     name = "ferries"
-    move_types = ("ferry",)
-    steps = ("ferry", "ferry_move")
+    sets = ("ferries",)
+    event_types = ("ferry",)
 
     def setup(self, game: Game, rng: Any, options: dict[str, Any]) -> None:
-        game.state["ferries"] = {"at": {}, "movable": [], "touched": [], "before": []}
+        game.state["ferries"] = {"at": {}, "movable": [], "touched": [], "before": [], "fresh": []}
 
-    # ------------------------------------------------------------------ the turn
-    def after_figure(self, game: Game, events: list[Event]) -> bool:
-        p = game.board.placements[game.placement]  # type: ignore[index]
-        if p.tile.lake:
-            game.step = "ferry"
-            return True
-        return self._open_moves(game)
+    def steps(self) -> list[Step]:
+        return [PlaceFerry(), MoveFerries()]
 
-    def _open_moves(self, game: Game) -> bool:
-        state = _state(game)
-        state["movable"] = self.first_ferries(game)
-        if state["movable"]:
-            game.step = "ferry_move"
-            return True
-        return False
+    @staticmethod
+    def describe(event: Event) -> str | None:
+        where, jetties = cell(event["x"], event["y"]), join_words(event["join"])
+        if event["action"] == "placed":
+            return f"{event['player']} put a ferry on the lake at {where}, joining the {jetties} jetties."
+        return f"{event['player']} moved the ferry at {where} to join the {jetties} jetties."
 
-    def first_ferries(self, game: Game) -> list[str]:
+    # ------------------------------------------------------------------ roads
+    @staticmethod
+    def first_ferries(game: Game) -> list[str]:
         """Cells of the first ferry met on each road the new tile extended."""
         board = game.board
         p = board.placements[game.placement]  # type: ignore[index]
@@ -95,7 +248,7 @@ class Ferries(Expansion):
             for ci, d in seg.edges:
                 d = (d + p.rot // 90) % 4
                 cx, cy = p.x + rt.offsets[ci][0], p.y + rt.offsets[ci][1]
-                hit = self._walk(game, (cx + DX[d], cy + DY[d]), (d + 2) % 4, own)
+                hit = Ferries._walk(game, (cx + DX[d], cy + DY[d]), (d + 2) % 4, own)
                 if hit and hit not in found:
                     found.append(hit)
         return found
@@ -124,94 +277,6 @@ class Ferries(Expansion):
             cell, entry = (x0 + DX[d], y0 + DY[d]), (d + 2) % 4
         return None
 
-    def step_moves(self, game: Game) -> list[Move]:
-        if game.step == "ferry":
-            p = game.board.placements[game.placement]  # type: ignore[index]
-            dirs = sorted(stubs(game, (p.x, p.y)))
-            return [{"type": "ferry", "x": p.x, "y": p.y, "join": join_name(a, b)} for a, b in combinations(dirs, 2)]
-        moves: list[Move] = []
-        state = _state(game)
-        for key in state["movable"]:
-            x, y = map(int, key.split(","))
-            dirs = sorted(stubs(game, (x, y)))
-            for a, b in combinations(dirs, 2):
-                if join_name(a, b) != state["at"][key]:
-                    moves.append({"type": "ferry", "x": x, "y": y, "join": join_name(a, b)})
-        return moves + [{"type": "pass"}]
-
-    def validate(self, game: Game, move: Move) -> None:
-        if game.step not in ("ferry", "ferry_move"):
-            raise IllegalMove("ferries are placed and moved after the figure step of a turn")
-        if move["type"] == "pass":
-            if game.step == "ferry":
-                raise IllegalMove("a ferry must be placed on the new lake tile")
-            return
-        x, y = move.get("x"), move.get("y")
-        if not isinstance(x, int) or not isinstance(y, int):
-            raise IllegalMove('a ferry move needs whole numbers "x" and "y"')
-        pair = parse_join(move.get("join"))
-        if pair is None:
-            raise IllegalMove('"join" names two jetties, such as "E-W"')
-        if game.step == "ferry":
-            p = game.board.placements[game.placement]  # type: ignore[index]
-            if (x, y) != (p.x, p.y):
-                raise IllegalMove(f"the new ferry goes on the lake tile you just placed, at ({p.x}, {p.y})")
-        else:
-            key = _key(x, y)
-            if key not in _state(game)["movable"]:
-                raise IllegalMove(
-                    f"the ferry at ({x}, {y}) may not move now: only the first ferry on each road you extended"
-                )
-            if join_name(*pair) == _state(game)["at"][key]:
-                raise IllegalMove("the ferry already joins those jetties; pass to leave it")
-        if not set(pair) <= set(stubs(game, (x, y))):
-            raise IllegalMove(f"the lake at ({x}, {y}) has no jetty at {move['join']}")
-
-    def apply(self, game: Game, move: Move, events: list[Event]) -> None:
-        state = _state(game)
-        if move["type"] == "pass":
-            state["movable"] = []
-            game.finish_turn(events)
-            return
-        x, y = move["x"], move["y"]
-        a, b = parse_join(move["join"])  # type: ignore[misc]
-        placing = game.step == "ferry"
-        self._set_ferry(game, (x, y), a, b)
-        events.append(
-            {
-                "type": "ferry",
-                "action": "placed" if placing else "moved",
-                "player": game.players[game.current],
-                "x": x,
-                "y": y,
-                "join": join_name(a, b),
-            }
-        )
-        if placing:
-            if not self._open_moves(game):
-                game.finish_turn(events)
-            return
-        state["movable"].remove(_key(x, y))
-        if not state["movable"]:
-            game.finish_turn(events)
-
-    def _set_ferry(self, game: Game, cell: tuple[int, int], a: int, b: int) -> None:
-        board = game.board
-        state = _state(game)
-        nodes = stubs(game, cell)
-        # Remember which complete roads existed before, so only changed ones score.
-        for n in nodes.values():
-            root = board.find(n)
-            if board.open[root] == 0:
-                state["before"].append(sorted(board.members(root)))
-            state["touched"].append(n)
-        for n in nodes.values():
-            board.ferry_link.pop(n, None)
-        board.ferry_link[nodes[a]] = nodes[b]
-        board.ferry_link[nodes[b]] = nodes[a]
-        board.rebuild_roads(list(nodes.values()))
-        state["at"][_key(*cell)] = join_name(a, b)
-
     # ------------------------------------------------------------------ scoring
     def completed_roots(self, game: Game) -> list[int]:
         board = game.board
@@ -228,4 +293,4 @@ class Ferries(Expansion):
 
     def end_of_turn(self, game: Game, events: list[Event]) -> None:
         state = _state(game)
-        state["movable"], state["touched"], state["before"] = [], [], []
+        state["movable"], state["touched"], state["before"], state["fresh"] = [], [], [], []

@@ -64,6 +64,8 @@ def river_tiles(sets: list[str]) -> tuple[list[str], str | None, str]:
 
 class River(Expansion):
     name = "river"
+    sets = RIVER_SETS
+    setup_tiles = ("river1.spring", "river2.spring")
 
     # ------------------------------------------------------------------ setup
     def start_tile(self, game: Game) -> str | None:
@@ -82,7 +84,7 @@ class River(Expansion):
         return ([fork] if fork else []) + river + [lake] + others
 
     def check_pool(self, game: Game, pool: list[str]) -> None:
-        from engine.game import BadSetup
+        from engine.moves import BadSetup
 
         count = 0
         while count < len(pool) and is_river(pool[count]):
@@ -181,6 +183,10 @@ class River(Expansion):
             return self._plan(game, tile, x, y, rot)
         finally:
             cells.update(saved)
+
+    def must_draw(self, game: Game) -> bool:
+        # No castle (or anything else instead of a tile) while river tiles remain.
+        return not self.last_river_tile(game)
 
     @staticmethod
     def last_river_tile(game: Game) -> bool:

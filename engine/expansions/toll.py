@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.expansions import Event, Expansion, Move
-from engine.game import IllegalMove
+from engine.expansions import Event, Expansion, FigureOption, Move
+from engine.moves import IllegalMove
+from engine.words import cell
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -46,20 +47,29 @@ def road_sights(game: Game, root: int) -> tuple[int, int]:
     return decorations, travellers
 
 
-class Tollkeepers(Expansion):
-    name = "toll"
+class Tollhouse(FigureOption):
+    """Instead of a follower: put the tollhouse on a free village, or move it there."""
+
     move_types = ("toll",)
 
-    def figure_moves(self, game: Game) -> list[Move]:
+    def owns(self, move: Move) -> bool:
+        return move["type"] == "toll"
+
+    def moves(self, game: Game) -> list[Move]:
         houses = _state(game)["houses"]
         taken = {(h["x"], h["y"]) for h in houses.values()}
         return [{"type": "toll", "x": x, "y": y} for x, y in village_cells(game) if (x, y) not in taken]
 
-    def validate(self, game: Game, move: Move) -> None:
-        if game.step != "figure":
-            raise IllegalMove("a tollhouse is placed or moved instead of a follower, after placing your tile")
+    def label(self, game: Game, move: Move) -> str:
+        house = _state(game)["houses"].get(game.current)
+        where = cell(move["x"], move["y"])
+        if house is None:
+            return f"tollhouse on the village at {where}"
+        return f"move your tollhouse (value {house['value']}) to the village at {where}"
+
+    def check(self, game: Game, move: Move) -> None:
         x, y = move.get("x"), move.get("y")
-        if not isinstance(x, int) or not isinstance(y, int):
+        if type(x) is not int or type(y) is not int:
             raise IllegalMove('a toll move needs whole numbers "x" and "y"')
         placed = game.board.cells.get((x, y))
         if placed is None or not game.board.placements[placed[0]].tile.village:
@@ -69,7 +79,7 @@ class Tollkeepers(Expansion):
                 whose = "your" if owner == game.current else f"{game.players[owner]}'s"
                 raise IllegalMove(f"{whose} tollhouse already stands on the village at ({x}, {y})")
 
-    def apply(self, game: Game, move: Move, events: list[Event]) -> None:
+    def play(self, game: Game, move: Move, events: list[Event]) -> None:
         houses = _state(game)["houses"]
         house = houses.get(game.current)
         moved = house is not None
@@ -85,7 +95,33 @@ class Tollkeepers(Expansion):
                 "value": value,
             }
         )
-        game.after_figure(events)
+
+
+class Tollkeepers(Expansion):
+    name = "toll"
+    sets = ("toll",)
+    event_types = ("toll",)
+
+    def figure_options(self) -> list[FigureOption]:
+        return [Tollhouse()]
+
+    @staticmethod
+    def describe(event: Event) -> str | None:
+        action, who = event["action"], event["player"]
+        where = cell(event["x"], event["y"]) if "x" in event else ""
+        if action in ("placed", "moved"):
+            return f"{who} {action} their tollhouse (value {event['value']}) on the village at {where}."
+        if action == "collected":
+            if not event["points"]:
+                return (
+                    f"{who}'s tollhouse at {cell(event['x'], event['y'])} collects nothing (no decoration on the road)."
+                )
+            return f"{who}'s tollhouse at {cell(event['x'], event['y'])} collects {event['points']}."
+        if action == "flipped":
+            return f"{who}'s tollhouse turns to value {event['value']} (it collected from travellers)."
+        if action == "final":
+            return f"Final scoring: {who}'s tollhouse collects {event['points']}."
+        return None
 
     def on_completed(self, game: Game, root: int, events: list[Event]) -> None:
         if game.board.kind[root] != "road":

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.expansions import Event, Expansion, Move
-from engine.game import IllegalMove
+from engine.expansions import Event, Expansion, FigureOption, Move, Step
+from engine.moves import IllegalMove
 from engine.tiledata.wheel import CROWN_SPACES, SECTORS, START
+from engine.words import cell, plural, role
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -25,11 +26,193 @@ def _state(game: Game) -> dict[str, Any]:
     return game.state["wheel"]
 
 
+SECTOR_NAMES = {
+    "fortune": "Fortune",
+    "taxes": "Taxes",
+    "famine": "Famine",
+    "storm": "Storm",
+    "inquisition": "Inquisition",
+    "plague": "Plague",
+}
+SECTOR_EFFECTS = {
+    "fortune": "the player who drew the tile scores 3",
+    "taxes": "each knight scores its city's pennants plus its owner's knights there",
+    "famine": "each farmer scores 1 per completed city its field touches",
+    "storm": "each player scores 1 per follower in supply",
+    "inquisition": "each player scores 2 per monk on the board",
+    "plague": "each player with followers on the land sends one home",
+}
+
+
+def sector_name(sector: str) -> str:
+    return SECTOR_NAMES.get(sector, sector.capitalize())
+
+
+def land_followers(game: Game, player: int) -> list[int]:
+    """Nodes where the player has a follower on a land tile (not on a crown space)."""
+    board = game.board
+    out = []
+    for root, standing in enumerate(board.followers):
+        if standing and board.parent[root] == root:
+            out += [node for p, node in standing if p == player]
+    return sorted(out)
+
+
+class Plague(Step):
+    """The plague: each player with followers on the land, in turn, sends one home."""
+
+    name = "plague"
+    after = "deal"
+    move_types = ("remove",)
+
+    def asks(self, game: Game) -> bool:
+        return bool(_state(game).get("plague"))
+
+    def actor(self, game: Game) -> int:
+        return int(_state(game)["plague"][0])
+
+    def moves(self, game: Game) -> list[Move]:
+        player = self.actor(game)
+        return [
+            {"type": "remove", "player": game.players[player], **game.describe_node(node)}
+            for node in land_followers(game, player)
+        ]
+
+    def prompt(self, game: Game) -> str:
+        return "send one of your followers home (the plague)"
+
+    def label(self, game: Game, move: Move) -> str:
+        node = game.node_at(move["x"], move["y"], move["at"])
+        return f"send home your {role(game.board.kind[node])} on {game.node_phrase(node)}"
+
+    def _node(self, game: Game, move: Move) -> int:
+        at = move.get("at")
+        if not isinstance(at, str):
+            raise IllegalMove('a remove move needs "at", e.g. "road:E", and the cell "x", "y"')
+        node = game.node_at(move.get("x"), move.get("y"), at)
+        player = self.actor(game)
+        mine = land_followers(game, player)
+        if node in mine:
+            return node
+        # Any name of the follower's own segment is fine: match the segment, not the name.
+        board = game.board
+        segment = (board.node_place[node], node - board.placement_of(node).first_node)
+        for n in mine:
+            if (board.node_place[n], n - board.placement_of(n).first_node) == segment:
+                return n
+        where = ", ".join(game.node_phrase(n) for n in mine)
+        raise IllegalMove(f"{game.players[player]} must send home one of their followers: {where}")
+
+    def check(self, game: Game, move: Move) -> None:
+        self._node(game, move)
+
+    def play(self, game: Game, move: Move, events: list[Event]) -> bool:
+        node = self._node(game, move)
+        state = _state(game)
+        player = state["plague"][0]
+        game.board.remove_follower(player, node)
+        game.supply[player] += 1
+        events.append({"type": "plague", "player": game.players[player], **game.describe_node(node)})
+        state["plague"].pop(0)
+        if state["plague"]:
+            return False
+        del state["plague"]
+        _score_crowns(game, "plague", events)
+        return True
+
+
+class CrownSpace(FigureOption):
+    """Instead of a follower on the new tile: a follower on a free crown space."""
+
+    move_types = ("meeple",)
+
+    def owns(self, move: Move) -> bool:
+        at = move.get("at")
+        return move["type"] == "meeple" and isinstance(at, str) and at.startswith("crown:")
+
+    def moves(self, game: Game) -> list[Move]:
+        if game.supply[game.current] == 0:
+            return []
+        crowns = _state(game)["crowns"]
+        return [{"type": "meeple", "at": f"crown:{s}"} for s in SECTORS if None in crowns.get(s, [])]
+
+    def label(self, game: Game, move: Move) -> str:
+        sector = move["at"].split(":", 1)[1]
+        spaces = _state(game)["crowns"].get(sector, [])
+        free = sum(1 for p in spaces if p is None)
+        return f"follower on the {sector_name(sector)} crown of the wheel ({plural(free, 'free space')})"
+
+    def check(self, game: Game, move: Move) -> None:
+        sector = move["at"].split(":", 1)[1]
+        spaces = _state(game)["crowns"].get(sector)
+        if spaces is None:
+            raise IllegalMove(f"the wheel has no crown space in {sector[:20]!r}")
+        if game.supply[game.current] == 0:
+            raise IllegalMove("you have no follower left in your supply")
+        if None not in spaces:
+            raise IllegalMove(f"the crown spaces of {sector_name(sector)} are taken")
+
+    def play(self, game: Game, move: Move, events: list[Event]) -> None:
+        sector = move["at"].split(":", 1)[1]
+        spaces = _state(game)["crowns"][sector]
+        spaces[spaces.index(None)] = game.current
+        game.supply[game.current] -= 1
+        events.append({"type": "meeple_placed", "player": game.players[game.current], "at": move["at"]})
+
+
+def _score_crowns(game: Game, sector: str, events: list[Event]) -> None:
+    spaces = _state(game)["crowns"].get(sector)
+    if not spaces:
+        return
+    standing = [p for p in spaces if p is not None]
+    if not standing:
+        return
+    each = 3 if len(spaces) == 1 or len(standing) == 2 else 6
+    points: dict[str, int] = {}
+    for player in standing:
+        game.scores[player] += each
+        game.supply[player] += 1
+        points[game.players[player]] = points.get(game.players[player], 0) + each
+    _state(game)["crowns"][sector] = [None] * len(spaces)
+    events.append({"type": "scored", "feature": "crown", "sector": sector, "points": points, "final": False})
+
+
 class Wheel(Expansion):
     name = "wheel"
-    move_types = ("remove",)
-    steps = ("plague",)
-    targets = ("crown",)
+    sets = ("wheel",)
+    land_tiles = True
+    setup_tiles = (START,)
+    event_types = ("wheel", "wheel_event", "plague")
+
+    @classmethod
+    def conflict(cls, sets: list[str]) -> str | None:
+        if "wheel" in sets and ("river1" in sets or "river2" in sets):
+            return "The Wheel of Fortune cannot be combined with a river: both need to be the start tile"
+        return None
+
+    def steps(self) -> list[Step]:
+        return [Plague()]
+
+    def figure_options(self) -> list[FigureOption]:
+        return [CrownSpace()]
+
+    @staticmethod
+    def describe(event: Event) -> str | None:
+        kind = event["type"]
+        if kind == "wheel":
+            sector = sector_name(event["sector"])
+            return (
+                f"The pig moves {plural(event['steps'], 'sector')} to {sector} ({event['player']}'s tile): "
+                f"{SECTOR_EFFECTS.get(event['sector'], '')}."
+            )
+        if kind == "wheel_event":
+            points = event["points"]
+            gains = ", ".join(f"{n} +{p}" for n, p in points.items()) if points else "nobody scores"
+            return f"{sector_name(event['sector'])}: {gains}."
+        if kind == "plague":
+            feature = event["at"].split(":")[0]
+            return f"The plague: {event['player']} sends home their {role(feature)} at {cell(event['x'], event['y'])}."
+        return None
 
     def start_tile(self, game: Game) -> str | None:
         return START
@@ -43,24 +226,22 @@ class Wheel(Expansion):
         game.state["wheel"] = {"pig": 0, "crowns": {s: [None] * n for s, n in CROWN_SPACES.items() if n}}
 
     # ------------------------------------------------------------------ the pig
-    def on_draw(self, game: Game, tile: TileType, events: list[Event]) -> bool:
+    def on_draw(self, game: Game, tile: TileType, events: list[Event]) -> None:
         if not tile.wheel_icon:
-            return False
+            return
         state = _state(game)
         state["pig"] = (state["pig"] + tile.wheel_icon) % len(SECTORS)
         sector = SECTORS[state["pig"]]
         events.append({"type": "wheel", "sector": sector, "steps": tile.wheel_icon, "player": game.player_name})
         if sector == "plague":
             order = [(game.current + k) % len(game.players) for k in range(len(game.players))]
-            state["plague"] = [p for p in order if self.land_followers(game, p)]
+            state["plague"] = [p for p in order if land_followers(game, p)]
             if state["plague"]:
-                game.step = "plague"
-                game.actor = state["plague"][0]
-                return True
+                return  # the plague step asks each of them; the crowns score after it
+            del state["plague"]
         else:
             self._event(game, sector, events)
-        self._score_crowns(game, sector, events)
-        return False
+        _score_crowns(game, sector, events)
 
     def _event(self, game: Game, sector: str, events: list[Event]) -> None:
         board = game.board
@@ -94,100 +275,3 @@ class Wheel(Expansion):
                 "points": {game.players[p]: n for p, n in enumerate(gained) if n},
             }
         )
-
-    def _score_crowns(self, game: Game, sector: str, events: list[Event]) -> None:
-        spaces = _state(game)["crowns"].get(sector)
-        if not spaces:
-            return
-        standing = [p for p in spaces if p is not None]
-        if not standing:
-            return
-        each = 3 if len(spaces) == 1 or len(standing) == 2 else 6
-        points: dict[str, int] = {}
-        for player in standing:
-            game.scores[player] += each
-            game.supply[player] += 1
-            points[game.players[player]] = points.get(game.players[player], 0) + each
-        _state(game)["crowns"][sector] = [None] * len(spaces)
-        events.append({"type": "scored", "feature": "crown", "sector": sector, "points": points, "final": False})
-
-    # ------------------------------------------------------------------ plague
-    @staticmethod
-    def land_followers(game: Game, player: int) -> list[int]:
-        """Nodes where the player has a follower on a land tile (not on a crown space)."""
-        board = game.board
-        out = []
-        for root, standing in enumerate(board.followers):
-            if standing and board.parent[root] == root:
-                out += [node for p, node in standing if p == player]
-        return sorted(out)
-
-    def step_moves(self, game: Game) -> list[Move]:
-        player = game.actor
-        return [
-            {"type": "remove", "player": game.players[player], **game.describe_node(node)}
-            for node in self.land_followers(game, player)
-        ]
-
-    def validate(self, game: Game, move: Move) -> None:
-        if move["type"] == "meeple":
-            self._validate_crown(game, move)
-            return
-        if game.step != "plague":
-            raise IllegalMove("followers are only sent home by the plague")
-        legal = self.step_moves(game)
-        wanted = {k: move.get(k) for k in ("x", "y", "at")}
-        wanted["player"] = move.get("player", game.players[game.actor])
-        if not any(all(m[k] == v for k, v in wanted.items()) for m in legal):
-            where = ", ".join(f"{m['at']} at ({m['x']}, {m['y']})" for m in legal)
-            raise IllegalMove(f"{game.players[game.actor]} must send home one of their followers: {where}")
-
-    def apply(self, game: Game, move: Move, events: list[Event]) -> None:
-        if move["type"] == "meeple":
-            self._apply_crown(game, move, events)
-            return
-        board = game.board
-        player = game.actor
-        node = next(
-            n
-            for n in self.land_followers(game, player)
-            if game.describe_node(n) == {k: move[k] for k in ("x", "y", "at")}
-        )
-        board.remove_follower(player, node)
-        game.supply[player] += 1
-        events.append({"type": "plague", "player": game.players[player], **game.describe_node(node)})
-        state = _state(game)
-        state["plague"].pop(0)
-        if state["plague"]:
-            game.actor = state["plague"][0]
-            return
-        del state["plague"]
-        game.actor = game.current
-        self._score_crowns(game, "plague", events)
-        if not game.offer_drawn(events):
-            game.draw(events)
-
-    # ------------------------------------------------------------------ crowns
-    def figure_moves(self, game: Game) -> list[Move]:
-        if game.supply[game.current] == 0:
-            return []
-        crowns = _state(game)["crowns"]
-        return [{"type": "meeple", "at": f"crown:{s}"} for s in SECTORS if None in crowns.get(s, [])]
-
-    def _validate_crown(self, game: Game, move: Move) -> None:
-        sector = move["at"].split(":", 1)[1]
-        spaces = _state(game)["crowns"].get(sector)
-        if spaces is None:
-            raise IllegalMove(f"the wheel has no crown space in {sector!r}")
-        if game.supply[game.current] == 0:
-            raise IllegalMove("you have no follower left in your supply")
-        if None not in spaces:
-            raise IllegalMove(f"the crown spaces of {sector} are taken")
-
-    def _apply_crown(self, game: Game, move: Move, events: list[Event]) -> None:
-        sector = move["at"].split(":", 1)[1]
-        spaces = _state(game)["crowns"][sector]
-        spaces[spaces.index(None)] = game.current
-        game.supply[game.current] -= 1
-        events.append({"type": "meeple_placed", "player": game.players[game.current], "at": move["at"]})
-        game.after_figure(events)

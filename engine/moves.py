@@ -1,0 +1,281 @@
+"""The engine's vocabulary: errors, moves, events and the question (a leaf module).
+
+Moves and events travel as plain JSON objects (RECORD.md); each kind has one
+TypedDict below that documents its fields. ``MOVE_TYPES`` and ``EVENT_TYPES``
+map a ``"type"`` to its TypedDict, so tests can check every emitted object
+against its declaration. The question (``Question``) is what every front end
+renders: who acts now, what kind of decision, every option as a legal move with
+a label a player can read, and whether and how they may pass.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, NotRequired, TypedDict
+
+Move = dict[str, Any]
+Event = dict[str, Any]
+
+
+class IllegalMove(Exception):
+    """A move that the rules do not allow now; the message is meant for the player."""
+
+
+class BadSetup(ValueError):
+    """A game that cannot be set up: unknown set, impossible combination, bad pool."""
+
+
+# ---------------------------------------------------------------------- moves
+class DrawMove(TypedDict):
+    """A player who may place a castle instead takes a tile from the bag."""
+
+    type: str  # "draw"
+    player: NotRequired[str]
+
+
+class TileMove(TypedDict):
+    """Place the drawn tile; ``tile``, if given, must be the drawn tile's id."""
+
+    type: str  # "tile"
+    x: int
+    y: int
+    rot: int  # 0, 90, 180 or 270, clockwise
+    tile: NotRequired[str]
+    player: NotRequired[str]
+
+
+class CastleMove(TypedDict):
+    """Place a castle from the mover's hand instead of drawing (Castles in Germany)."""
+
+    type: str  # "castle"
+    castle: str
+    x: int
+    y: int
+    rot: int
+    player: NotRequired[str]
+
+
+class MeepleMove(TypedDict):
+    """Place a follower: ``at`` names a feature of the new tile ("road:E", "field:NNE",
+    "cloister", "castle") or a crown space of the wheel ("crown:taxes")."""
+
+    type: str  # "meeple"
+    at: str
+    x: NotRequired[int]
+    y: NotRequired[int]
+    player: NotRequired[str]
+
+
+class TollMove(TypedDict):
+    """Put or move the mover's tollhouse on the village of a cell (instead of a follower)."""
+
+    type: str  # "toll"
+    x: int
+    y: int
+    player: NotRequired[str]
+
+
+class FerryMove(TypedDict):
+    """Place a ferry on the new lake tile, or move one; ``join`` names two jetties ("E-W")."""
+
+    type: str  # "ferry"
+    x: int
+    y: int
+    join: str
+    player: NotRequired[str]
+
+
+class RemoveMove(TypedDict):
+    """The plague: ``player`` sends home their follower standing at ``at`` on (x, y)."""
+
+    type: str  # "remove"
+    x: int
+    y: int
+    at: str
+    player: NotRequired[str]
+
+
+class PassMove(TypedDict):
+    """Place no figure, or skip an optional step."""
+
+    type: str  # "pass"
+    player: NotRequired[str]
+
+
+MOVE_TYPES: dict[str, type] = {
+    "draw": DrawMove,
+    "tile": TileMove,
+    "castle": CastleMove,
+    "meeple": MeepleMove,
+    "toll": TollMove,
+    "ferry": FerryMove,
+    "remove": RemoveMove,
+    "pass": PassMove,
+}
+
+
+# ---------------------------------------------------------------------- events
+class TileDrawnEvent(TypedDict):
+    type: str  # "tile_drawn"
+    player: str
+    tile: str
+
+
+class TilePlacedEvent(TypedDict):
+    type: str  # "tile_placed"
+    player: str
+    tile: str
+    x: int
+    y: int
+    rot: int
+
+
+class MeeplePlacedEvent(TypedDict):
+    """``x``/``y`` are absent for a follower on a crown space of the wheel."""
+
+    type: str  # "meeple_placed"
+    player: str
+    at: str
+    x: NotRequired[int]
+    y: NotRequired[int]
+
+
+class TileDiscardedEvent(TypedDict):
+    type: str  # "tile_discarded"
+    tile: str
+    player: NotRequired[str]
+
+
+class ScoredEvent(TypedDict):
+    """A feature scored; ``points`` per scoring player. Crowns of the wheel carry
+    ``sector`` instead of a cell; ``returned`` lists whose followers went home."""
+
+    type: str  # "scored"
+    feature: str
+    points: dict[str, int]
+    final: bool
+    x: NotRequired[int]
+    y: NotRequired[int]
+    at: NotRequired[str]
+    sector: NotRequired[str]
+    returned: NotRequired[list[str]]
+
+
+class TurnEndedEvent(TypedDict):
+    """The end of a turn: front ends never have to infer it."""
+
+    type: str  # "turn_ended"
+    player: str
+    turn: int
+    next: NotRequired[str]  # who plays the next turn (absent when the game is over)
+
+
+class GameOverEvent(TypedDict):
+    type: str  # "game_over"
+    scores: dict[str, int]
+    winners: list[str]
+
+
+class WheelEvent(TypedDict):
+    type: str  # "wheel"
+    sector: str
+    steps: int
+    player: str
+
+
+class WheelSectorEvent(TypedDict):
+    type: str  # "wheel_event"
+    sector: str
+    points: dict[str, int]
+
+
+class PlagueEvent(TypedDict):
+    type: str  # "plague"
+    player: str
+    x: int
+    y: int
+    at: str
+
+
+class FerryEvent(TypedDict):
+    type: str  # "ferry"
+    action: str  # "placed" | "moved"
+    player: str
+    x: int
+    y: int
+    join: str
+
+
+class TollEvent(TypedDict):
+    type: str  # "toll"
+    action: str  # "placed" | "moved" | "collected" | "flipped" | "final"
+    player: str
+    x: NotRequired[int]
+    y: NotRequired[int]
+    value: NotRequired[int]
+    points: NotRequired[int]
+
+
+class TileReturnedEvent(TypedDict):
+    """A river tile that fits nowhere yet goes back under the river stack."""
+
+    type: str  # "tile_returned"
+    tile: str
+    player: NotRequired[str]
+
+
+EVENT_TYPES: dict[str, type] = {
+    "tile_drawn": TileDrawnEvent,
+    "tile_placed": TilePlacedEvent,
+    "meeple_placed": MeeplePlacedEvent,
+    "tile_discarded": TileDiscardedEvent,
+    "tile_returned": TileReturnedEvent,
+    "scored": ScoredEvent,
+    "turn_ended": TurnEndedEvent,
+    "game_over": GameOverEvent,
+    "wheel": WheelEvent,
+    "wheel_event": WheelSectorEvent,
+    "plague": PlagueEvent,
+    "ferry": FerryEvent,
+    "toll": TollEvent,
+}
+
+
+# ---------------------------------------------------------------------- the question
+@dataclass(frozen=True)
+class Option:
+    """One legal answer to the question: the move, and how it reads for a player."""
+
+    move: Move
+    label: str
+
+
+@dataclass(frozen=True)
+class Question:
+    """What the game asks now.
+
+    ``kind`` is the step asking ("draw", "tile", "figure", "plague", "ferry",
+    "ferry_move", or an expansion's own); ``prompt`` says it in words. ``options``
+    holds every legal move except passing; ``pass_label`` says what passing means,
+    and is None when passing is not allowed. ``tile`` is the drawn tile's id, if any.
+    """
+
+    player: str
+    kind: str
+    prompt: str
+    options: tuple[Option, ...]
+    pass_label: str | None = None
+    tile: str | None = None
+    turn: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def can_pass(self) -> bool:
+        return self.pass_label is not None
+
+    def moves(self) -> list[Move]:
+        """Every legal move, passing included."""
+        out = [o.move for o in self.options]
+        if self.pass_label is not None:
+            out.append({"type": "pass"})
+        return out

@@ -1,0 +1,89 @@
+"""The pieces a turn is declared from: steps, and extra options of the figure step.
+
+A turn is a chain of steps (see ``engine.game.CORE_CHAIN``). Each step has one
+job: on arriving it may do automatic work (``enter``); then either it has a
+question (``asks``) and the game waits for a move of that step, or the chain goes
+on to the next step by itself. Expansions insert their steps at named points
+(``after``); no step ever calls another or moves the turn along by hand.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.moves import Event, IllegalMove, Move
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+
+class Step:
+    """One step of the turn. Automatic steps only override ``enter``."""
+
+    #: the step's name (``game.step`` while it asks; records' "next"."step")
+    name: str = ""
+    #: for an expansion's step: the name of the step it follows in the chain
+    after: str = ""
+    #: move types this step answers (besides "pass" when ``pass_label`` is set)
+    move_types: tuple[str, ...] = ()
+
+    def enter(self, game: Game, events: list[Event]) -> str | None:
+        """Automatic work on arriving; may return the name of a step to go to instead."""
+        return None
+
+    def asks(self, game: Game) -> bool:
+        """Whether the step has a question now (a step with nothing to ask is skipped)."""
+        return False
+
+    def actor(self, game: Game) -> int:
+        """Who must answer (the player whose turn it is, unless the step says otherwise)."""
+        return game.current
+
+    def moves(self, game: Game) -> list[Move]:
+        """Every legal move of the step, passing excluded."""
+        return []
+
+    def pass_label(self, game: Game) -> str | None:
+        """What passing means here, or None if the step cannot be passed."""
+        return None
+
+    def prompt(self, game: Game) -> str:
+        """The question in words, e.g. "place the drawn tile"."""
+        return f"answer the {self.name} step"
+
+    def label(self, game: Game, move: Move) -> str:
+        """How one of this step's moves reads in a list of options."""
+        return move["type"]
+
+    def check(self, game: Game, move: Move) -> None:
+        """Raise IllegalMove unless ``move`` is a legal move of this step now."""
+        if move["type"] == "pass" and self.pass_label(game) is None:
+            raise IllegalMove(f"you cannot pass now: {game.players[game.actor]} must {self.prompt(game)}")
+
+    def play(self, game: Game, move: Move, events: list[Event]) -> bool:
+        """Play a checked move; True when the step is done (False: it asks again)."""
+        return True
+
+
+class FigureOption:
+    """A kind of figure an expansion offers in the figure step, instead of a follower
+    on the new tile (a follower on a crown space, a tollhouse...)."""
+
+    #: move types this option answers (it may share "meeple" with the core: see ``owns``)
+    move_types: tuple[str, ...] = ()
+
+    def owns(self, move: Move) -> bool:
+        """Whether a move of the figure step is this option's."""
+        return False
+
+    def moves(self, game: Game) -> list[Move]:
+        return []
+
+    def label(self, game: Game, move: Move) -> str:
+        return move["type"]
+
+    def check(self, game: Game, move: Move) -> None:
+        """Raise IllegalMove unless the move can be played now."""
+
+    def play(self, game: Game, move: Move, events: list[Event]) -> None:
+        """Play a checked move."""
