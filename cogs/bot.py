@@ -8,10 +8,11 @@ import discord
 from discord.ext import commands
 
 from cogs.carc import Carc
-from cogs.components import CastlesSelect, LobbyButton, SetsSelect, TakeTurnButton
+from cogs.components import CastlesSelect, LobbyButton, PanelButton, PanelSelect, SetsSelect, TakeTurnButton
 from cogs.leagues import Leagues
 from service import GameService
 from service.leagues import LeagueService
+from service.pictures import Pictures
 from storage import Store, open_database
 from storage.leagues import LeagueStore
 
@@ -19,9 +20,20 @@ log = logging.getLogger(__name__)
 
 
 class CarcBot(commands.Bot):
-    def __init__(self, database_path: str | None = None, dev_guild: int | None = None, sync: bool = False) -> None:
-        super().__init__(command_prefix=commands.when_mentioned, intents=discord.Intents.default())
+    def __init__(
+        self, database_path: str | None = None, dev_guild: int | None = None, sync: bool = False,
+        picture_processes: int | None = None,
+    ) -> None:  # fmt: skip
+        # User text (names, set lists) never pings @everyone, @here or a role; each message
+        # that pings a player says so itself.
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=False, replied_user=False),
+        )
         self.database_path = database_path
+        self.picture_processes = picture_processes
+        self.pictures: Pictures | None = None
         self.dev_guild = dev_guild
         self.sync_on_start = sync
         self.service: GameService | None = None
@@ -30,12 +42,13 @@ class CarcBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self._db = await open_database(self.database_path)
+        self.pictures = Pictures(self.picture_processes)
         self.service = GameService(Store(self._db))
         self.leagues = LeagueService(self.service, LeagueStore(self.service.store))
         await self.add_cog(Carc(self))
         await self.add_cog(Leagues(self))
         # Buttons and selects of old messages keep working after a restart.
-        self.add_dynamic_items(LobbyButton, SetsSelect, CastlesSelect, TakeTurnButton)
+        self.add_dynamic_items(LobbyButton, SetsSelect, CastlesSelect, TakeTurnButton, PanelButton, PanelSelect)
         # Commands sync on purpose, not at every start (Discord rate-limits syncing).
         if self.dev_guild:
             guild = discord.Object(id=self.dev_guild)
@@ -48,6 +61,8 @@ class CarcBot(commands.Bot):
 
     async def close(self) -> None:
         await super().close()
+        if self.pictures is not None:
+            self.pictures.close()
         if self._db is not None:
             await self._db.close()
 

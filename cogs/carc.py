@@ -1,10 +1,17 @@
-"""The /carc commands, the game threads and the deadline clock."""
+"""The /carc commands, the game threads and the deadline clock.
+
+Errors are handled once (``cog_app_command_error``): a ``ServiceError`` becomes a
+private answer. Commands whose answer may be an error never defer publicly: they
+answer privately, and post what everyone should see as a message of its own.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import logging
+import re
 from pathlib import Path
 from typing import Any
 
@@ -13,10 +20,11 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from cogs import present
-from cogs.components import lobby_view, say, service_of, turn_view
+from cogs.components import PanelState, lobby_view, say, show_panel, turn_view
 from engine.catalog import SET_TILES
 from renderer.board import label_cells
-from service import LobbyOptions, ServiceError, TurnView
+from service import LobbyOptions, PlayResult, ServiceError, TurnView
+from service.pictures import board_png, final_png, replay_gif, turn_png
 
 log = logging.getLogger(__name__)
 
@@ -29,6 +37,7 @@ NEEDED = {
     "attach_files": "Attach Files",
     "embed_links": "Embed Links",
 }
+_CELL = re.compile(r"\(?\s*(-?[0-9]{1,4})\s*[, ]\s*(-?[0-9]{1,4})\s*\)?")
 
 
 def missing_permissions(interaction: discord.Interaction) -> list[str]:
@@ -36,80 +45,26 @@ def missing_permissions(interaction: discord.Interaction) -> list[str]:
     return [label for attr, label in NEEDED.items() if not getattr(perms, attr, False)]
 
 
-async def thread_of(interaction: discord.Interaction, game_id: int) -> discord.abc.Messageable:
-    """The game's thread (or, failing that, the channel of the interaction)."""
-    row = await service_of(interaction).lobby(game_id)
-    if row.thread_id:
-        channel = interaction.client.get_channel(int(row.thread_id))
-        if channel is None:
-            try:
-                channel = await interaction.client.fetch_channel(int(row.thread_id))
-            except discord.HTTPException:
-                channel = None
-        if channel is not None:
-            return channel  # type: ignore[return-value]
-    return interaction.channel  # type: ignore[return-value]
+def _is_manager(interaction: discord.Interaction) -> bool:
+    perms = getattr(interaction, "permissions", None)
+    return bool(perms and perms.manage_guild)
 
 
-async def post_turn(channel: discord.abc.Messageable, service, game_id: int, view: TurnView, lines: list[str]) -> None:
-    """The board, the drawn tile and the Take turn button, or the final result."""
-    _row, game = await service.game(game_id)
-    if view.finished:
-        await channel.send(present.final_content(view, lines), files=present.final_files(game))
-        return
-    files = [present.board_file(game, view)]
-    tile = present.tile_file(game)
-    if tile:
-        files.append(tile)
-    await channel.send(present.turn_content(view, lines), files=files, view=turn_view(view))
+def _guild(interaction: discord.Interaction) -> str | None:
+    return str(interaction.guild_id) if interaction.guild_id else None
 
 
-async def post_after_play(interaction: discord.Interaction, game_id: int, lines: list[str], view: TurnView) -> None:
-    channel = await thread_of(interaction, game_id)
-    await post_turn(channel, service_of(interaction), game_id, view, lines)
-    await notify_by_dm(interaction.client, service_of(interaction), view)
-
-
-async def notify_by_dm(client: Any, service, view: TurnView) -> None:
-    """A DM for players who asked for one (``/carc settings``)."""
-    if view.finished or not view.user_id or not view.user_id.isdigit():
-        return
-    if not (await service.player_settings(view.user_id)).get("dm_turns"):
-        return
-    try:
-        user = client.get_user(int(view.user_id)) or await client.fetch_user(int(view.user_id))
-        await user.send(f"Your turn in Carcassonne game #{view.game_id}: place {view.tile}.")
-    except discord.HTTPException:
-        log.info("could not DM %s", view.user_id)
-
-
-async def start_game(interaction: discord.Interaction, game_id: int) -> None:
-    """Start button: a thread for the game, then its first turn."""
-    missing = missing_permissions(interaction)
-    if missing:
-        await say(interaction, "I need these permissions in this channel first: " + ", ".join(missing) + ".")
-        return
-    service = service_of(interaction)
-    await interaction.response.defer()
-    try:
-        view = await service.start(game_id, str(interaction.user.id))
-    except ServiceError as exc:
-        await say(interaction, str(exc))
-        return
-    row = await service.lobby(game_id)
-    if interaction.message is not None:
-        await interaction.message.edit(embed=present.lobby_embed(row), view=lobby_view(row))
-    try:
-        thread = await interaction.channel.create_thread(  # type: ignore[union-attr]
-            name=f"Carcassonne #{game_id}", message=interaction.message, auto_archive_duration=10080
-        )
-    except discord.HTTPException as exc:
-        log.warning("no thread for game %s: %s", game_id, exc)
-        thread = interaction.channel
-    else:
-        await service.attach(game_id, thread_id=str(thread.id))
-    names = ", ".join(f"{i + 1}. {s.name}" for i, s in enumerate(sorted(row.seats, key=lambda s: s.seat or 0)))
-    await post_turn(thread, service, game_id, view, [f"Game #{game_id} starts. Seat order: {names}."])
+def parse_cell(text: str, labels: dict[tuple[int, int], str]) -> tuple[int, int]:
+    """A cell as a player names it: its label on the turn picture ("B"), or "x,y"."""
+    text = text.strip()[:40]
+    by_label = {v.lower(): k for k, v in labels.items()}
+    first = text.split()[0].lower() if text else ""
+    if first in by_label:
+        return by_label[first]
+    found = _CELL.fullmatch(text) or _CELL.match(text)
+    if found is None:
+        raise ServiceError(f"{present.safe(text, 40)!s} is not a cell: give its letter on the picture (A, B...) or x,y")
+    return int(found[1]), int(found[2])
 
 
 class Carc(commands.Cog):
@@ -117,6 +72,7 @@ class Carc(commands.Cog):
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+        self._failing: set[int] = set()  # games whose notices failed (logged once)
 
     async def cog_load(self) -> None:
         if getattr(self.bot, "service", None) is not None:
@@ -125,14 +81,162 @@ class Carc(commands.Cog):
     async def cog_unload(self) -> None:
         self.deadlines.cancel()
 
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        cause = getattr(error, "original", error)
+        if isinstance(cause, ServiceError):
+            await say(interaction, str(cause))
+            return
+        log.error("/carc failed", exc_info=cause)
+        with contextlib.suppress(discord.HTTPException):
+            await say(interaction, "Something went wrong on my side; nothing was changed. Please try again.")
+
+    @property
+    def service(self) -> Any:
+        return self.bot.service  # type: ignore[attr-defined]
+
+    # ------------------------------------------------------------------ posting
+    async def thread_of(self, game_id: int, fallback: Any = None) -> Any:
+        """The game's thread (or, failing that, ``fallback``)."""
+        row = await self.service.lobby(game_id)
+        if row.thread_id:
+            channel = self.bot.get_channel(int(row.thread_id))
+            if channel is None:
+                try:
+                    channel = await self.bot.fetch_channel(int(row.thread_id))
+                except discord.HTTPException:
+                    channel = None
+            if channel is not None:
+                return channel
+        return fallback
+
+    async def picture(self, job: Any, game_id: int, *args: Any) -> bytes | None:
+        pictures = getattr(self.bot, "pictures", None)
+        if pictures is None:
+            return None
+        try:
+            record = await self.service.export(game_id)
+            return await pictures.run(job, record, *args)
+        except Exception:  # a missing picture must not lose the turn message
+            log.exception("picture for game %s", game_id)
+            return None
+
+    async def post_turn(self, channel: Any, game_id: int, view: TurnView, lines: list[str]) -> None:
+        """The board, what happened, and the Take turn button; or the final result."""
+        if channel is None:
+            return
+        if view.finished:
+            files = []
+            png = await self.picture(final_png, game_id)
+            if png:
+                files.append(present.png_file(png, "final.png"))
+            gif = await self.picture(replay_gif, game_id)
+            if gif and len(gif) < 8 * 1024 * 1024:
+                files.append(present.png_file(gif, "replay.gif"))
+            await channel.send(present.final_content(view, lines), files=files, allowed_mentions=present.NO_PINGS)
+            return
+        legal = {f"{x},{y}": label for (x, y), label in label_cells(list(view.placements)).items()}
+        png = await self.picture(turn_png, game_id, legal or None)
+        files = [present.png_file(png, "board.png")] if png else []
+        await channel.send(
+            present.turn_content(view, lines),
+            files=files,
+            view=turn_view(view),
+            allowed_mentions=present.ping(view.user_id),
+        )
+
+    async def announce(self, game_id: int, view: TurnView, lines: list[str], fallback: Any = None) -> None:
+        """Post the turn in the game's thread and DM the next player if they asked for it."""
+        try:
+            await self.post_turn(await self.thread_of(game_id, fallback), game_id, view, lines)
+        except discord.HTTPException as exc:  # a deleted thread or a lost permission: the game goes on
+            log.warning("could not post game %s in its thread: %s", game_id, exc)
+        await self.notify_by_dm(view)
+
+    async def after_play(self, interaction: discord.Interaction, game_id: int, result: PlayResult) -> None:
+        await self.announce(game_id, result.turn, result.lines, interaction.channel)
+
+    async def notify_by_dm(self, view: TurnView) -> None:
+        """A DM for players who asked for one (``/carc settings``): the tile and the thread."""
+        if view.finished or not view.user_id or not view.user_id.isdigit():
+            return
+        try:
+            if not (await self.service.player_settings(view.user_id)).get("dm_turns"):
+                return
+            row = await self.service.lobby(view.game_id)
+            where = f" in <#{row.thread_id}>" if row.thread_id else ""
+            question = view.question
+            what = question.prompt if question is not None else "play"
+            user = self.bot.get_user(int(view.user_id)) or await self.bot.fetch_user(int(view.user_id))
+            await user.send(
+                present.clip(f"Your turn in Carcassonne game #{view.game_id}{where}: {what}."),
+                allowed_mentions=present.NO_PINGS,
+            )
+        except (discord.HTTPException, ServiceError):
+            log.info("could not DM %s", view.user_id)
+
+    async def start_game(self, interaction: discord.Interaction, game_id: int) -> None:
+        """The Start button: the game's thread, who has which colour, the first turn."""
+        missing = missing_permissions(interaction)
+        if missing:
+            await say(interaction, "I need these permissions in this channel first: " + ", ".join(missing) + ".")
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            await self.service.start(game_id, str(interaction.user.id))
+        except ServiceError as exc:
+            await say(interaction, str(exc))
+            return
+        row = await self.service.lobby(game_id)
+        if interaction.message is not None:
+            try:
+                await interaction.message.edit(embed=present.lobby_embed(row), view=lobby_view(row))
+            except discord.HTTPException as exc:
+                log.info("lobby message of game %s not updated: %s", game_id, exc)
+        await self.open_game_thread(interaction.channel, game_id, [], f"Carcassonne #{game_id}", interaction.message)
+        await say(interaction, f"Game #{game_id} has started: see its thread.")
+
+    async def open_game_thread(
+        self, channel: Any, game_id: int, user_ids: list[str], title: str, starter: Any = None
+    ) -> None:
+        """A thread for a started game (from its lobby message when there is one), the
+        seats with their colours, the players pinged, and the first turn."""
+        service = self.service
+        try:
+            if starter is not None:
+                thread = await starter.create_thread(name=present.clip(title, 100), auto_archive_duration=10080)
+            else:
+                thread = await channel.create_thread(
+                    name=present.clip(title, 100), auto_archive_duration=10080, type=discord.ChannelType.public_thread
+                )
+        except (discord.HTTPException, AttributeError) as exc:
+            log.warning("no thread for game %s: %s", game_id, exc)
+            thread = channel
+        else:
+            await service.attach(game_id, thread_id=str(thread.id))
+        view = await service.turn(game_id)
+        pings = " ".join(present.mention(u, "") for u in user_ids if u.isdigit())
+        head = f"Game #{game_id} starts. Seats and colours: {present.seat_line(list(view.scores))}."
+        if pings:
+            await thread.send(
+                present.clip(f"{pings} {head}"),
+                allowed_mentions=discord.AllowedMentions(
+                    everyone=False, roles=False, users=[discord.Object(int(u)) for u in user_ids if u.isdigit()]
+                ),
+            )
+            head = ""
+        await self.post_turn(thread, game_id, view, [head] if head else [])
+        await self.notify_by_dm(view)
+
     # ------------------------------------------------------------------ helpers
-    async def _game_id(self, interaction: discord.Interaction, game: int | None) -> int | None:
+    async def _game_id(self, interaction: discord.Interaction, game: int | None) -> int:
         if game is not None:
             return game
-        found = await service_of(interaction).game_for_thread(str(interaction.channel_id))
+        found = await self.service.game_for_thread(str(interaction.channel_id))
         if found is None:
-            await say(interaction, "Name the game (`game:` option), or use the command in the game's thread.")
-        return found
+            raise ServiceError("Name the game (`game:` option), or use the command in the game's thread.")
+        return int(found)
 
     # ------------------------------------------------------------------ lobby
     @carc.command(name="new", description="Open a lobby for a new game")
@@ -156,167 +260,161 @@ class Carc(commands.Cog):
     ) -> None:  # fmt: skip
         missing = missing_permissions(interaction)
         if missing:
-            await say(interaction, "I need these permissions in this channel first: " + ", ".join(missing) + ".")
-            return
+            raise ServiceError("I need these permissions in this channel first: " + ", ".join(missing) + ".")
         options = LobbyOptions(
-            sets=[s.strip() for s in sets.split(",") if s.strip()], max_players=players,
+            sets=[s.strip().lower()[:20] for s in sets.split(",")[:10] if s.strip()], max_players=players,
             turn_limit=turn_hours * 3600, timeout_policy=timeout, castles=castles,
         )  # fmt: skip
-        await interaction.response.defer()
         user = interaction.user
-        try:
-            row = await service_of(interaction).create_lobby(
-                str(user.id), user.display_name, options, str(interaction.guild_id), str(interaction.channel_id)
-            )
-        except ServiceError as exc:
-            await say(interaction, str(exc))
-            return
-        message = await interaction.followup.send(embed=present.lobby_embed(row), view=lobby_view(row), wait=True)
-        await service_of(interaction).attach(row.id, lobby_message=str(getattr(message, "id", "")))
+        row = await self.service.create_lobby(str(user.id), user.display_name, options, _guild(interaction),
+                                              str(interaction.channel_id))  # fmt: skip
+        await interaction.response.send_message(
+            embed=present.lobby_embed(row), view=lobby_view(row), allowed_mentions=present.NO_PINGS
+        )
+        message = await interaction.original_response()
+        await self.service.attach(row.id, lobby_message=str(message.id))
 
     # ------------------------------------------------------------------ playing
-    @carc.command(name="place", description="Play your turn in one command")
-    @app_commands.describe(cell="A legal cell", rot="Rotation in degrees", spot="A follower spot, or none")
+    @carc.command(name="place", description="Play your turn in one command (the panel opens for what is left)")
+    @app_commands.describe(
+        cell="A legal cell: its letter on the turn picture, or x,y",
+        rot="Rotation in degrees (can be left out when only one fits)",
+        spot="A follower spot number from the preview, words of a choice, or none",
+        game="The game's number (not needed in its thread)",
+    )
     async def place(
-        self, interaction: discord.Interaction, cell: str, rot: int, spot: str | None = None, game: int | None = None
-    ) -> None:
+        self, interaction: discord.Interaction, cell: str, rot: int | None = None, spot: str | None = None,
+        game: int | None = None,
+    ) -> None:  # fmt: skip
+        await interaction.response.defer(ephemeral=True, thinking=True)
         game_id = await self._game_id(interaction, game)
-        if game_id is None:
+        user_id = str(interaction.user.id)
+        view = await self.service.turn(game_id)
+        labels = label_cells(list(view.placements))
+        target = parse_cell(cell, labels) if view.step == "tile" else (0, 0)
+        picks = await self.service.picks_for(game_id, user_id, target, rot, spot)
+        answer = await self.service.pick(game_id, user_id, picks, view.version)
+        if isinstance(answer, PlayResult):
+            if answer.turn.user_id == user_id and not answer.turn.finished and answer.turn.step == "tile":
+                await show_panel(interaction, PanelState(game_id, answer.turn.version, []))  # a committed draw
+                return
+            await say(interaction, "Played: " + "; ".join(present.safe(line, 200) for line in answer.lines[:3]))
+            await self.after_play(interaction, game_id, answer)
             return
-        await interaction.response.defer(ephemeral=True)
-        service = service_of(interaction)
+        await show_panel(interaction, PanelState(game_id, view.version, picks))
+
+    async def _question_for(self, interaction: discord.Interaction) -> TurnView | None:
         try:
-            view = await service.turn(game_id)
-            target = _parse_cell(cell, view)
-            draft = [{"type": "tile", "x": target[0], "y": target[1], "rot": rot}]
-            after = await service.options_after(game_id, str(interaction.user.id), view.version, draft)
-            while not after.finished and after.turn == view.turn and after.player == view.player:
-                choice = _pick(after, spot)
-                spot = None  # one spot answers one choice; later choices pass
-                draft.append(choice)
-                after = await service.options_after(game_id, str(interaction.user.id), view.version, draft)
-            result = await service.play(game_id, str(interaction.user.id), draft, view.version)
-        except ServiceError as exc:
-            await say(interaction, str(exc))
-            return
-        await say(interaction, "Played.")
-        await post_after_play(interaction, game_id, result.lines, result.turn)
+            game = getattr(interaction.namespace, "game", None)
+            game_id = (
+                int(game) if isinstance(game, int) else await self.service.game_for_thread(str(interaction.channel_id))
+            )
+            if game_id is None:
+                return None
+            view: TurnView = await self.service.turn(game_id)
+        except (ServiceError, ValueError):
+            return None
+        return view if view.user_id == str(interaction.user.id) else None
 
     @place.autocomplete("cell")
     async def _cells(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        view = await self._view_for(interaction)
+        view = await self._question_for(interaction)
         if view is None or view.step != "tile":
             return []
         labels = label_cells(list(view.placements))
+        current = current.lower()[:40]
         out = []
         for c, label in sorted(labels.items(), key=lambda kv: (len(kv[1]), kv[1])):
-            name = f"{label} ({c[0]}, {c[1]})"
-            if current.lower() in name.lower():
-                out.append(app_commands.Choice(name=name, value=f"{c[0]},{c[1]}"))
+            rots = ", ".join(f"{r}°" for r in view.placements[c])
+            name = f"{label} ({c[0]}, {c[1]}) — turned {rots}"
+            if current in name.lower():
+                out.append(app_commands.Choice(name=present.clip(name, 100), value=f"{c[0]},{c[1]}"))
         return out[:25]
 
     @place.autocomplete("rot")
     async def _rots(self, interaction: discord.Interaction, current: int) -> list[app_commands.Choice[int]]:
-        view = await self._view_for(interaction)
+        view = await self._question_for(interaction)
         cell_text = getattr(interaction.namespace, "cell", None)
-        if view is None or not cell_text:
+        if view is None or not isinstance(cell_text, str):
             return []
         try:
-            cell = _parse_cell(cell_text, view)
+            target = parse_cell(cell_text, label_cells(list(view.placements)))
         except ServiceError:
             return []
-        return [app_commands.Choice(name=f"{r}°", value=r) for r in view.placements.get(cell, ())]
+        return [app_commands.Choice(name=f"{r}°", value=r) for r in view.placements.get(target, ())]
 
     @place.autocomplete("spot")
     async def _spots(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        view = await self._view_for(interaction)
+        view = await self._question_for(interaction)
         ns = interaction.namespace
-        if view is None or not getattr(ns, "cell", None) or getattr(ns, "rot", None) is None:
+        if view is None or not isinstance(getattr(ns, "cell", None), str):
             return []
         try:
-            cell = _parse_cell(ns.cell, view)
-            draft = [{"type": "tile", "x": cell[0], "y": cell[1], "rot": int(ns.rot)}]
-            after = await service_of(interaction).options_after(
-                view.game_id, str(interaction.user.id), view.version, draft
-            )
-        except (ServiceError, ValueError):
-            return []
-        if after.turn != view.turn or after.player != view.player:
-            return []
-        choices = enumerate(after.choices, start=1)
-        return [app_commands.Choice(name=c.label[:100], value=str(i)) for i, c in choices][:25]
-
-    async def _view_for(self, interaction: discord.Interaction) -> TurnView | None:
-        game = getattr(interaction.namespace, "game", None)
-        service = service_of(interaction)
-        game_id = game or await service.game_for_thread(str(interaction.channel_id))
-        if game_id is None:
-            return None
-        try:
-            return await service.turn(game_id)
+            target = parse_cell(ns.cell, label_cells(list(view.placements)))
+            rot = getattr(ns, "rot", None)
+            picks = await self.service.picks_for(view.game_id, str(interaction.user.id), target,
+                                                 rot if isinstance(rot, int) else None, None)  # fmt: skip
+            ask = await self.service.ask(view.game_id, str(interaction.user.id), picks)
         except ServiceError:
-            return None
+            return []
+        if ask.question is None or ask.question.kind != "figure":
+            return []
+        out = []
+        for i, option in enumerate(ask.question.moves()):
+            number = ask.spot_numbers.get(i)
+            label = ask.question.options[i].label if i < len(ask.question.options) else "no figure"
+            value = str(number) if number else ("none" if option["type"] == "pass" else label)
+            out.append(app_commands.Choice(name=present.clip(f"{number or '-'} · {label}", 100), value=value[:100]))
+        return out[:25]
 
     # ------------------------------------------------------------------ information
-    @carc.command(name="board", description="The board as it stands")
-    async def board(self, interaction: discord.Interaction, game: int | None = None) -> None:
+    @carc.command(name="board", description="The whole board as it stands (only you see it)")
+    @app_commands.describe(around="Show only the area around this cell (x,y)", game="The game's number")
+    async def board(self, interaction: discord.Interaction, around: str | None = None, game: int | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
         game_id = await self._game_id(interaction, game)
-        if game_id is None:
-            return
-        await interaction.response.defer()
-        try:
-            view = await service_of(interaction).turn(game_id)
-            _row, g = await service_of(interaction).game(game_id)
-        except ServiceError as exc:
-            await say(interaction, str(exc))
-            return
-        await interaction.followup.send(f"Game #{game_id}, turn {view.turn}", file=present.board_file(g, view))
+        view = await self.service.turn(game_id)
+        region = parse_cell(around, {}) if around else None
+        png = await self.picture(board_png, game_id, (region[0], region[1], 3) if region else None)
+        if png is None:
+            raise ServiceError("The picture could not be made; please try again.")
+        await interaction.followup.send(
+            f"Game #{game_id}, turn {view.turn}", file=present.png_file(png, "board.png"), ephemeral=True
+        )
 
     @carc.command(name="score", description="Scores and followers left")
     async def score(self, interaction: discord.Interaction, game: int | None = None) -> None:
         game_id = await self._game_id(interaction, game)
-        if game_id is None:
-            return
-        try:
-            view = await service_of(interaction).turn(game_id)
-        except ServiceError as exc:
-            await say(interaction, str(exc))
-            return
+        view = await self.service.turn(game_id)
         rows = [
-            f"**{name}** — {score} ({view.supply[name]} followers left)"
+            f"{present.COLOUR_SQUARES[list(view.scores).index(name) % 6]} **{present.safe(name, 40)}** — {score}"
+            f" ({view.supply[name]} followers left)"
             for name, score in sorted(view.scores.items(), key=lambda kv: -kv[1])
         ]
-        await interaction.response.send_message(f"Game #{game_id}, turn {view.turn}\n" + "\n".join(rows))
+        await say(interaction, f"Game #{game_id}, turn {view.turn}\n" + "\n".join(rows))
 
     @carc.command(name="tiles", description="What is left in the bag")
     async def tiles(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        from engine.words import tile_name
+
         game_id = await self._game_id(interaction, game)
-        if game_id is None:
-            return
-        try:
-            bag = await service_of(interaction).bag(game_id)
-        except ServiceError as exc:
-            await say(interaction, str(exc))
-            return
-        text = ", ".join(f"{tile} ×{n}" for tile, n in bag.items())
-        await interaction.response.send_message(f"{sum(bag.values())} tiles left: {text}"[:1900], ephemeral=True)
+        bag = await self.service.bag(game_id)
+        counts: dict[str, int] = {}
+        for tile_id, n in bag.items():
+            counts[tile_name(tile_id)] = counts.get(tile_name(tile_id), 0) + n
+        text = ", ".join(f"{name} ×{n}" for name, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+        await say(interaction, present.clip(f"{sum(bag.values())} tiles left: {text}"))
 
     @carc.command(name="rules", description="The short rules of a set")
     @app_commands.choices(set=[app_commands.Choice(name=present.SET_NAMES[s], value=s) for s in SET_TILES])
     async def rules(self, interaction: discord.Interaction, set: str = "base") -> None:  # noqa: A002
-        await interaction.response.send_message(rules_text(set), ephemeral=True)
+        await say(interaction, rules_text(set))
 
     @carc.command(name="export", description="The game's record (JSON), replayable offline")
     async def export(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
         game_id = await self._game_id(interaction, game)
-        if game_id is None:
-            return
-        await interaction.response.defer(ephemeral=True)
-        try:
-            record = await service_of(interaction).export(game_id)
-        except ServiceError as exc:
-            await say(interaction, str(exc))
-            return
+        record = await self.service.export(game_id)
         data = json.dumps(record, indent=1).encode()
         await interaction.followup.send(
             f"Record of game #{game_id} (`python -m engine.replay carcassonne-{game_id}.json`).",
@@ -326,127 +424,91 @@ class Carc(commands.Cog):
 
     @carc.command(name="games", description="Your games and this server's")
     async def games(self, interaction: discord.Interaction) -> None:
-        service = service_of(interaction)
-        mine = await service.games(user_id=str(interaction.user.id))
-        here = await service.games(guild_id=str(interaction.guild_id))
+        mine = await self.service.games(user_id=str(interaction.user.id), guild_id=_guild(interaction))
+        here = await self.service.games(guild_id=_guild(interaction))
 
-        def line(row) -> str:
-            names = ", ".join(s.name for s in row.seats)
+        def line(row: Any) -> str:
+            names = ", ".join(present.safe(s.name, 30) for s in row.seats[:6])
             return f"#{row.id} {row.status} — {names}"
 
+        open_here = [r for r in here if r.status in ("lobby", "active")]
         text = "**Yours**\n" + ("\n".join(line(r) for r in mine[-10:]) or "none")
-        text += "\n**This server**\n" + (
-            "\n".join(line(r) for r in here if r.status in ("lobby", "active"))[-1500:] or "none"
-        )
-        await interaction.response.send_message(text, ephemeral=True)
+        shown = open_here[-15:]
+        text += f"\n**Open on this server** ({len(open_here)})\n" + ("\n".join(line(r) for r in shown) or "none")
+        if len(open_here) > len(shown):
+            text += f"\n… and {len(open_here) - len(shown)} older ones"
+        await say(interaction, present.clip(text))
 
     @carc.command(name="resign", description="Leave a game; your turns are then played automatically")
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
         game_id = await self._game_id(interaction, game)
-        if game_id is None:
-            return
-        await interaction.response.defer()
-        try:
-            lines = await service_of(interaction).resign(game_id, str(interaction.user.id))
-            view = await service_of(interaction).turn(game_id)
-        except ServiceError as exc:
-            await say(interaction, str(exc))
-            return
-        await interaction.followup.send("\n".join(lines)[:1900])
-        await post_turn(await thread_of(interaction, game_id), service_of(interaction), game_id, view, [])
+        lines = await self.service.resign(game_id, str(interaction.user.id))
+        await say(interaction, f"You left game #{game_id}.")
+        await self.announce(game_id, await self.service.turn(game_id), lines, interaction.channel)
 
     @carc.command(name="settings", description="Your notification settings")
     @app_commands.describe(dm="Also send me a direct message when it is my turn")
     async def settings(self, interaction: discord.Interaction, dm: bool) -> None:
-        await service_of(interaction).save_player(str(interaction.user.id), interaction.user.display_name, dm)
+        await self.service.save_player(str(interaction.user.id), interaction.user.display_name, dm)
         await say(interaction, "Turn DMs are " + ("on." if dm else "off."))
 
     # ------------------------------------------------------------------ moderation
     @carc.command(name="abort", description="Stop a game for good (server managers, or the lobby's creator)")
     async def abort(self, interaction: discord.Interaction, game: int | None = None) -> None:
         game_id = await self._game_id(interaction, game)
-        if game_id is None:
-            return
-        try:
-            await service_of(interaction).abort(game_id, str(interaction.user.id), _is_manager(interaction))
-        except ServiceError as exc:
-            await say(interaction, str(exc))
-            return
-        await interaction.response.send_message(f"Game #{game_id} was aborted by {interaction.user.display_name}.")
+        await self.service.abort(game_id, str(interaction.user.id), _is_manager(interaction))
+        await interaction.response.send_message(
+            f"Game #{game_id} was aborted by {present.safe(interaction.user.display_name, 40)}.",
+            allowed_mentions=present.NO_PINGS,
+        )
 
     @carc.command(name="kick", description="Remove a player from a game (server managers)")
     async def kick(self, interaction: discord.Interaction, player: discord.User, game: int | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
         game_id = await self._game_id(interaction, game)
-        if game_id is None:
-            return
-        if not _is_manager(interaction):
-            await say(interaction, "Only server managers (Manage Server) can remove a player from a game.")
-            return
-        await interaction.response.defer()
-        try:
-            lines = await service_of(interaction).kick(game_id, str(player.id), by_manager=True)
-        except ServiceError as exc:
-            await say(interaction, str(exc))
-            return
-        await interaction.followup.send("\n".join(lines)[:1900])
+        lines = await self.service.kick(game_id, str(player.id), by_manager=_is_manager(interaction))
+        await say(interaction, f"{present.safe(player.display_name, 40)} was removed from game #{game_id}.")
+        await self.announce(game_id, await self.service.turn(game_id), lines, interaction.channel)
 
     # ------------------------------------------------------------------ deadlines
     @tasks.loop(minutes=1)
     async def deadlines(self) -> None:
-        service = self.bot.service  # type: ignore[attr-defined]
-        for notice in await service.tick():
-            row = await service.lobby(notice.game_id)
-            channel = self.bot.get_channel(int(row.thread_id)) if row.thread_id else None
-            if channel is None:
-                continue
-            if notice.kind == "reminder":
-                await channel.send(f"{present.mention(notice.user_id, notice.player)} " + " ".join(notice.lines))
-            elif notice.turn is not None:
-                await post_turn(channel, service, notice.game_id, notice.turn, notice.lines)
+        try:
+            notices = await self.service.tick()
+        except Exception:  # the clock must keep ticking for every other game
+            log.exception("the deadline tick failed")
+            return
+        for notice in notices:
+            try:
+                await self._post_notice(notice)
+                self._failing.discard(notice.game_id)
+            except Exception:
+                if notice.game_id not in self._failing:
+                    log.exception("notice for game %s failed", notice.game_id)
+                self._failing.add(notice.game_id)
+
+    async def _post_notice(self, notice: Any) -> None:
+        channel = await self.thread_of(notice.game_id)
+        if notice.kind == "reminder":
+            if channel is not None:
+                await channel.send(
+                    present.clip(f"{present.mention(notice.user_id, notice.player)} " + " ".join(notice.lines)),
+                    allowed_mentions=present.ping(notice.user_id),
+                )
+        elif notice.turn is not None:
+            await self.post_turn(channel, notice.game_id, notice.turn, notice.lines)
+            await self.notify_by_dm(notice.turn)
 
     @deadlines.before_loop
     async def _ready(self) -> None:
         await self.bot.wait_until_ready()
 
 
-def _is_manager(interaction: discord.Interaction) -> bool:
-    perms = getattr(interaction, "permissions", None)
-    return bool(perms and perms.manage_guild)
-
-
-def _parse_cell(text: str, view: TurnView) -> tuple[int, int]:
-    labels = {v.lower(): k for k, v in label_cells(list(view.placements)).items()}
-    text = text.strip()
-    first = text.split()[0].lower() if text else ""
-    if first in labels:
-        return labels[first]
-    parts = text.replace("(", " ").replace(")", " ").replace(",", " ").split()
-    try:
-        return int(parts[0]), int(parts[1])
-    except (IndexError, ValueError):
-        raise ServiceError(f"{text!r} is not a cell: give its label (A, B...) or x,y") from None
-
-
-def _pick(view: TurnView, spot: str | None) -> dict[str, Any]:
-    passing = [c.move for c in view.choices if c.move["type"] == "pass"]
-    if spot is None or spot.strip().lower() in ("", "none", "pass"):
-        if passing:
-            return passing[0]
-        raise ServiceError(f"this turn needs a choice: {', '.join(c.label for c in view.choices)}")
-    text = spot.strip().lower()
-    if text.isdigit() and 1 <= int(text) <= len(view.choices):
-        return view.choices[int(text) - 1].move  # numbered as in the preview and the panel
-    for c in view.choices:
-        if text in c.label.lower():
-            return c.move
-    raise ServiceError(f"{spot!r} is not one of: {', '.join(c.label for c in view.choices)}")
-
-
 def rules_text(set_name: str) -> str:
     """The section of the rules digest for a set (from service/rules.md)."""
     text = RULES_FILE.read_text(encoding="utf-8")
-    sections = text.split("\n## ")
-    for section in sections:
+    for section in text.split("\n## "):
         if section.startswith(set_name + " ") or section.startswith(set_name + "\n"):
-            return ("## " + section.strip())[:1900]
-    return f"No rules for {set_name!r}."
+            return present.clip("## " + section.strip())
+    return f"No rules for {present.safe(set_name, 20)}."

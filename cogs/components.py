@@ -1,16 +1,20 @@
 """Buttons, selects and the turn panel.
 
-Persistent components are ``DynamicItem``s whose ``custom_id`` carries the game
-(and, for the turn button, the game version), so they keep working after a
-restart and a click on an old one is recognised as stale. The turn panel is an
-ephemeral view built step by step from the service's answers.
+Every component is a persistent ``DynamicItem``: its ``custom_id`` carries all it
+needs, so it keeps working after a restart and long after the 15 minutes an
+interaction token lives. The turn panel renders the service's answer to "what
+must this user decide now, given the picks so far" (``GameService.ask``); its
+components carry the game, the version the player saw and the picks made so far,
+so the panel holds no state and never re-derives the turn. A normal turn takes
+three interactions: Take turn, where the tile goes (cell and rotation in one
+choice when they fit in one menu), and the figure — which plays the turn.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -18,16 +22,18 @@ import discord
 from cogs import present
 from engine.catalog import SET_TILES
 from engine.expansions.castles import CASTLE_IDS
-from renderer.board import label_cells, png_bytes
-from renderer.preview import render_preview
-from service import AlreadyPlayed, ServiceError, TurnView
-from service.games import choice_label
+from engine.moves import Question
+from engine.words import tile_name
+from renderer.board import label_cells
+from service import AlreadyPlayed, Ask, PlayResult, ServiceError, TurnView
+from service.pictures import preview_png, turn_png
 
 if TYPE_CHECKING:
     from service import GameService
 
 log = logging.getLogger(__name__)
 PAGE = 25  # Discord's limit of options in one select
+BUTTONS = 20  # options shown as buttons (4 rows of 5; the last row keeps Back / No figure)
 
 
 def service_of(interaction: discord.Interaction) -> GameService:
@@ -35,36 +41,44 @@ def service_of(interaction: discord.Interaction) -> GameService:
 
 
 async def say(interaction: discord.Interaction, text: str) -> None:
-    """An ephemeral answer, whether or not the interaction was answered already."""
+    """A private answer. Callers never defer publicly before it (DISCORD.md): after an
+    ephemeral defer the followup stays private; without a defer it is the response."""
+    text = present.clip(text)
     if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True)
+        await interaction.followup.send(text, ephemeral=True, allowed_mentions=present.NO_PINGS)
     else:
-        await interaction.response.send_message(text, ephemeral=True)
+        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=present.NO_PINGS)
 
 
 # ---------------------------------------------------------------------- lobby
 def lobby_view(row: Any) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     if row.status == "lobby":
+        league = row.league_id is not None
         for action in ("join", "leave", "ai", "start"):
+            if league and action == "ai":
+                continue  # rated games have no computer seats: no button that always refuses
             view.add_item(LobbyButton(row.id, action))
-        view.add_item(SetsSelect(row.id, row.options["sets"]))
+        if not league:  # a league game uses the league's sets
+            view.add_item(SetsSelect(row.id, row.options["sets"]))
         if "castles" in row.options["sets"] and row.options.get("castles") == "chosen":
             view.add_item(CastlesSelect(row.id))
     return view
 
 
-async def refresh_lobby(interaction: discord.Interaction, change: Awaitable[Any]) -> None:
-    """Apply a lobby change; show the lobby as it now is, or say why it could not change."""
+async def refresh_lobby(interaction: discord.Interaction, change: Any) -> None:
+    """Apply a lobby change; show the lobby as it now is, or say privately why it could not change."""
     try:
         row = await change
     except ServiceError as exc:
         await say(interaction, str(exc))
         return
-    await interaction.response.edit_message(embed=present.lobby_embed(row), view=lobby_view(row))
+    await interaction.response.edit_message(
+        embed=present.lobby_embed(row), view=lobby_view(row), allowed_mentions=present.NO_PINGS
+    )
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"carc:lobby:(?P<game>\d+):(?P<action>\w+)"):
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"carc:lobby:(?P<game>\d{1,18}):(?P<action>\w+)"):
     LABELS = {
         "join": ("Join", discord.ButtonStyle.success),
         "leave": ("Leave", discord.ButtonStyle.secondary),
@@ -73,7 +87,7 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"carc:lob
     }
 
     def __init__(self, game_id: int, action: str) -> None:
-        label, style = self.LABELS.get(action, (action, discord.ButtonStyle.secondary))
+        label, style = self.LABELS.get(action, (action[:20], discord.ButtonStyle.secondary))
         super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"carc:lobby:{game_id}:{action}"))
         self.game_id, self.action = game_id, action
 
@@ -82,8 +96,6 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"carc:lob
         return cls(int(match["game"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from cogs.carc import start_game  # the thread and first turn are the cog's business
-
         service = service_of(interaction)
         user = interaction.user
         if self.action == "join":
@@ -93,12 +105,13 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"carc:lob
         elif self.action == "ai":
             await refresh_lobby(interaction, service.add_ai(self.game_id, str(user.id)))
         elif self.action == "start":
-            await start_game(interaction, self.game_id)
+            carc = interaction.client.get_cog("Carc")  # type: ignore[attr-defined]
+            await carc.start_game(interaction, self.game_id)
         else:
             await say(interaction, "This button is from an older version of the bot; open a new lobby.")
 
 
-class SetsSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"carc:sets:(?P<game>\d+)"):
+class SetsSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"carc:sets:(?P<game>\d{1,18})"):
     def __init__(self, game_id: int, chosen: list[str] | None = None) -> None:
         chosen = chosen or ["base"]
         options = [
@@ -119,15 +132,15 @@ class SetsSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"carc:sets
     async def callback(self, interaction: discord.Interaction) -> None:
         service = service_of(interaction)
         await refresh_lobby(
-            interaction, service.set_options(self.game_id, str(interaction.user.id), sets=self.item.values)
+            interaction, service.set_options(self.game_id, str(interaction.user.id), sets=list(self.item.values))
         )
 
 
-class CastlesSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"carc:castles:(?P<game>\d+)"):
+class CastlesSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"carc:castles:(?P<game>\d{1,18})"):
     """Each player picks their castles in the lobby (1 or 2, by the number of players at the start)."""
 
     def __init__(self, game_id: int) -> None:
-        options = [discord.SelectOption(label=c.split(".", 1)[1].capitalize(), value=c) for c in CASTLE_IDS]
+        options = [discord.SelectOption(label=tile_name(c).capitalize(), value=c) for c in CASTLE_IDS]
         select = discord.ui.Select(
             custom_id=f"carc:castles:{game_id}", placeholder="Your castles", min_values=1, max_values=2,
             options=options,
@@ -142,12 +155,17 @@ class CastlesSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"carc:c
     async def callback(self, interaction: discord.Interaction) -> None:
         service = service_of(interaction)
         await refresh_lobby(
-            interaction, service.choose_castles(self.game_id, str(interaction.user.id), self.item.values)
+            interaction, service.choose_castles(self.game_id, str(interaction.user.id), list(self.item.values))
         )
 
 
 # ---------------------------------------------------------------------- turns
-class TakeTurnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"carc:turn:(?P<game>\d+):(?P<version>\d+)"):
+class TakeTurnButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"carc:turn:(?P<game>\d{1,18}):(?P<version>\d{1,9})"
+):
+    """On every turn message. Any Take turn button of a game opens the panel of whoever
+    must decide now: an older message's button never leads nowhere."""
+
     def __init__(self, game_id: int, version: int) -> None:
         button = discord.ui.Button(
             label="Take turn", style=discord.ButtonStyle.primary, custom_id=f"carc:turn:{game_id}:{version}"
@@ -170,14 +188,12 @@ class TakeTurnButton(discord.ui.DynamicItem[discord.ui.Button], template=r"carc:
         if view.finished:
             await say(interaction, f"Game #{self.game_id} is over.")
             return
-        if view.version != self.version:
-            await say(interaction, "This button belongs to a turn that has been played; use the newest one.")
-            return
         if view.user_id != str(interaction.user.id):
-            await say(interaction, f"It is {view.player}'s turn, not yours.")
+            who = present.safe(view.player or "?", 40)
+            since = f" (waiting since {present.timestamp(view.started_at)})" if view.started_at else ""
+            await say(interaction, f"It is {who}'s decision in game #{self.game_id}, not yours{since}.")
             return
-        panel = TurnPanel(service, view, str(interaction.user.id))
-        await panel.show(interaction)
+        await show_panel(interaction, PanelState(self.game_id, view.version, []))
 
 
 def turn_view(view: TurnView) -> discord.ui.View | None:
@@ -188,275 +204,284 @@ def turn_view(view: TurnView) -> discord.ui.View | None:
     return out
 
 
-class TurnPanel(discord.ui.View):
-    """The ephemeral panel: cell, rotation, then each choice the rules ask; Confirm."""
+# ---------------------------------------------------------------------- the panel
+@dataclass
+class PanelState:
+    """Where a panel stands: the game version the player saw and the picks made so far;
+    ``page`` and ``group`` only say which part of a long list is on screen."""
 
-    def __init__(self, service: GameService, view: TurnView, user_id: str) -> None:
-        super().__init__(timeout=15 * 60)
-        self.service = service
-        self.start = view  # the turn as it was when the panel opened
-        self.current = view  # what the player is asked now
-        self.user_id = user_id
-        self.draft: list[dict[str, Any]] = []
-        self.cell: tuple[int, int] | None = None
-        self.castle: str | None = None  # a castle being placed instead of drawing
-        self.tile_name = view.tile
-        self.page = 0
-        self.done = False
+    game_id: int
+    version: int
+    picks: list[int]
+    page: int = 0
+    group: int | None = None
 
-    # -- drawing
-    def _content(self) -> str:
-        s = self.start
-        if self.done:
-            return "Played."
-        if self.ready:
-            summary = "; ".join(self._describe(m) for m in self.draft)
-            return f"Your turn in game #{s.game_id}: {summary}. Confirm?"
-        castle = self.castle.split(".", 1)[1].capitalize() if self.castle else None
-        what = f"castle **{castle}**" if castle else f"**{self.current.tile}**"
-        if self.current.step == "draw" and self.castle is None:
-            return "Draw a tile, or place one of your castles instead."
-        if self._placements() and self.cell is None:
-            labels = " (the labels are on the board picture)" if self.castle is None else ""
-            return f"Place {what}: pick a cell{labels}."
-        if self._placements():
-            x, y = self.cell  # type: ignore[misc]
-            return f"{what} at ({x}, {y}): pick a rotation (follower spots are numbered)."
-        return f"Choose ({self.current.step}):"
+    def custom_id(self, kind: str, act: str) -> str:
+        picks = ".".join(map(str, self.picks))
+        return f"carc:{kind}:{self.game_id}:{self.version}:{picks}:{act}"
 
-    @property
-    def ready(self) -> bool:
-        c = self.current
-        return bool(self.draft) and (c.finished or c.turn != self.start.turn or c.player != self.start.player)
 
-    def _describe(self, move: dict[str, Any]) -> str:
-        if move["type"] == "tile":
-            tile = self.tile_name or "the tile"
-            return f"{tile} at ({move['x']}, {move['y']}) turned {move['rot']}°"
-        return choice_label(move)
+_PANEL = r":(?P<game>\d{1,18}):(?P<version>\d{1,9}):(?P<picks>(?:\d{1,4}(?:\.\d{1,4}){0,11})?):(?P<act>[a-z]\d{0,4})"
 
-    def _build(self) -> None:
-        self.clear_items()
-        if self.done:
-            return
-        if self.ready:
-            self.add_item(_Button("Confirm", discord.ButtonStyle.success, "panel:confirm", self._confirm))
-            self.add_item(_Button("Start over", discord.ButtonStyle.secondary, "panel:restart", self._restart))
-            return
-        c = self.current
-        placing = self._placements()
-        if c.step == "draw" and self.castle is None:
-            for i, choice in enumerate(c.choices):
-                if choice.move["type"] == "draw":
-                    self.add_item(_Button("Draw a tile", discord.ButtonStyle.primary, "panel:draw", self._draw(i)))
-            for castle in dict.fromkeys(m.move["castle"] for m in c.choices if m.move["type"] == "castle"):
-                name = castle.split(".", 1)[1].capitalize()
-                self.add_item(
-                    _Button(
-                        f"Place {name}", discord.ButtonStyle.secondary, f"panel:castle:{castle}", self._castle(castle)
-                    )
-                )
-        elif placing and self.cell is None:
-            labels = label_cells(list(placing))
-            cells = sorted(placing, key=lambda cell: (len(labels[cell]), labels[cell]))
-            page = cells[self.page * PAGE : (self.page + 1) * PAGE]
-            options = [
-                discord.SelectOption(
-                    label=f"{labels[cell]}  ({cell[0]}, {cell[1]})",
-                    value=f"{cell[0]},{cell[1]}",
-                    description="turns " + ", ".join(f"{r}°" for r in placing[cell]),
-                )
-                for cell in page
-            ]
-            self.add_item(_Select("panel:cell", "Cell", options, self._pick_cell))
-            if len(cells) > PAGE:
-                if self.page > 0:
-                    self.add_item(_Button("◀ cells", discord.ButtonStyle.secondary, "panel:prev", self._prev))
-                if (self.page + 1) * PAGE < len(cells):
-                    self.add_item(_Button("cells ▶", discord.ButtonStyle.secondary, "panel:next", self._next))
-        elif placing:
-            for rot in placing[self.cell]:  # type: ignore[index]
-                self.add_item(_Button(f"{rot}°", discord.ButtonStyle.primary, f"panel:rot:{rot}", self._rotation(rot)))
-            self.add_item(_Button("Other cell", discord.ButtonStyle.secondary, "panel:back", self._back))
+
+def _state(match: re.Match[str]) -> PanelState:
+    picks = [int(p) for p in match["picks"].split(".") if p]
+    return PanelState(int(match["game"]), int(match["version"]), picks)
+
+
+class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template="carc:pb" + _PANEL):
+    def __init__(self, state: PanelState, act: str, label: str, style: discord.ButtonStyle) -> None:
+        button = discord.ui.Button(label=present.clip(label, 80), style=style, custom_id=state.custom_id("pb", act))
+        super().__init__(button)
+        self.state, self.act = state, act
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):  # type: ignore[override]
+        return cls(_state(match), match["act"], item.label or "?", item.style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await on_panel(interaction, self.state, self.act)
+
+
+class PanelSelect(discord.ui.DynamicItem[discord.ui.Select], template="carc:ps" + _PANEL):
+    def __init__(self, state: PanelState, placeholder: str, options: list[discord.SelectOption]) -> None:
+        select = discord.ui.Select(
+            custom_id=state.custom_id("ps", "s"), placeholder=present.clip(placeholder, 150),
+            options=options or [discord.SelectOption(label="—", value="x")], min_values=1, max_values=1,
+        )  # fmt: skip
+        super().__init__(select)
+        self.state = state
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):  # type: ignore[override]
+        made = cls(_state(match), "", [])
+        made.item = item
+        return made
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = list(getattr(self.item, "values", []) or [])
+        act = values[0] if values and re.fullmatch(r"[a-z]\d{0,4}", values[0]) else "r"
+        await on_panel(interaction, self.state, act)
+
+
+async def on_panel(interaction: discord.Interaction, state: PanelState, act: str) -> None:
+    """A click on the panel: ``o{n}`` picks option n, ``g{k}`` opens group k of a long
+    list, ``p{n}`` shows page n, ``b`` takes the last pick back, ``r`` shows it again."""
+    await interaction.response.defer()  # updates the panel message; never a public "thinking"
+    kind, number = act[0], int(act[1:] or 0)
+    if kind == "o":
+        state = PanelState(state.game_id, state.version, state.picks + [number])
+    elif kind == "g":
+        state.group = number
+    elif kind == "p":
+        state.page = number
+    elif kind == "b":
+        state = PanelState(state.game_id, state.version, state.picks[:-1])
+    service = service_of(interaction)
+    user_id = str(interaction.user.id)
+    try:
+        if kind == "o":
+            answer = await service.pick(state.game_id, user_id, state.picks, state.version)
         else:
-            page = c.choices[self.page * PAGE : (self.page + 1) * PAGE]
-            options = [
-                discord.SelectOption(label=choice.label[:100], value=str(self.page * PAGE + i))
-                for i, choice in enumerate(page)
-            ]
-            self.add_item(_Select("panel:choice", "Your choice", options, self._pick_choice))
-            if len(c.choices) > PAGE:
-                if self.page > 0:
-                    self.add_item(_Button("◀ more", discord.ButtonStyle.secondary, "panel:prev", self._prev))
-                if (self.page + 1) * PAGE < len(c.choices):
-                    self.add_item(_Button("more ▶", discord.ButtonStyle.secondary, "panel:next", self._next))
-            if self.draft:
-                self.add_item(_Button("Start over", discord.ButtonStyle.secondary, "panel:restart", self._restart))
+            answer = await service.ask(state.game_id, user_id, state.picks, state.version)
+    except AlreadyPlayed:
+        await _close(interaction, "This decision has been made already (or the game moved on): press the "
+                     "Take turn button of the newest turn message.")  # fmt: skip
+        return
+    except ServiceError as exc:
+        await say(interaction, str(exc))
+        return
+    if isinstance(answer, PlayResult):
+        if answer.turn.user_id == user_id and not answer.turn.finished and answer.turn.turn == _turn_of(answer):
+            # A committed draw: the same player goes on with the drawn tile.
+            await _update(interaction, PanelState(state.game_id, answer.turn.version, []))
+            return
+        await _close(interaction, "Played: " + "; ".join(present.safe(line, 200) for line in answer.lines[:3]))
+        carc = interaction.client.get_cog("Carc")  # type: ignore[attr-defined]
+        await carc.after_play(interaction, state.game_id, answer)
+        return
+    await _update(interaction, state, answer)
 
-    def _placements(self) -> dict[tuple[int, int], list[int]]:
-        """Cell -> rotations of what is being placed: the drawn tile, or the castle picked."""
-        c = self.current
-        if c.step == "tile":
-            return {cell: list(rots) for cell, rots in c.placements.items()}
-        out: dict[tuple[int, int], list[int]] = {}
-        if c.step == "draw" and self.castle is not None:
-            for choice in c.choices:
-                m = choice.move
-                if m["type"] == "castle" and m["castle"] == self.castle:
-                    out.setdefault((m["x"], m["y"]), []).append(m["rot"])
-        return out
 
-    async def _picture(self) -> discord.File | None:
-        if self._placements() and self.cell is not None and not self.ready:
-            _row, game = await self.service.game(self.start.game_id)
-            preview = render_preview(game, *self.cell, castle=self.castle)
-            return present.png_file(png_bytes(preview), "preview.png")
+def _turn_of(result: PlayResult) -> int:
+    ended = [e for e in result.events if e["type"] == "turn_ended"]
+    return int(ended[0]["turn"]) if ended else result.turn.turn
+
+
+async def _close(interaction: discord.Interaction, text: str) -> None:
+    await interaction.edit_original_response(content=present.clip(text), view=None, attachments=[])
+
+
+async def _update(interaction: discord.Interaction, state: PanelState, ask: Ask | None = None) -> None:
+    try:
+        ask = ask or await service_of(interaction).ask(state.game_id, str(interaction.user.id), [], state.version)
+        content, view, files = await render_panel(interaction, state, ask)
+    except ServiceError as exc:
+        await _close(interaction, str(exc))
+        return
+    await interaction.edit_original_response(content=content, view=view, attachments=files)
+
+
+async def show_panel(interaction: discord.Interaction, state: PanelState) -> None:
+    """The first display of a panel, after an ephemeral defer."""
+    try:
+        ask = await service_of(interaction).ask(state.game_id, str(interaction.user.id), state.picks, state.version)
+        content, view, files = await render_panel(interaction, state, ask)
+    except ServiceError as exc:
+        await say(interaction, str(exc))
+        return
+    await interaction.followup.send(content=content, view=view, files=files, ephemeral=True)
+
+
+def _placement_label(move: dict[str, Any], labels: dict[tuple[int, int], str]) -> str:
+    where = f"{labels.get((move['x'], move['y']), '?')} ({move['x']}, {move['y']})"
+    castle = f"{tile_name(move['castle'])} at " if move["type"] == "castle" else ""
+    return f"{castle}{where} · {move['rot']}°"
+
+
+async def render_panel(
+    interaction: discord.Interaction, state: PanelState, ask: Ask
+) -> tuple[str, discord.ui.View, list[discord.File]]:
+    """The panel's text, components and picture for the service's answer."""
+    question = ask.question
+    assert question is not None
+    view = discord.ui.View(timeout=None)
+    files: list[discord.File] = []
+    moves = question.moves()
+    head = f"Game #{state.game_id}, turn {question.turn} — {question.prompt}."
+    done = "; ".join(_summary(m) for m in ask.moves)
+    lines = [head] + ([f"So far: {done}."] if done else [])
+    placing = [i for i, m in enumerate(moves) if "rot" in m]
+    others = [i for i in range(len(moves)) if i not in placing]
+    if placing:
+        lines += await _placement_panel(interaction, state, question, moves, placing, view, files)
+    if others:
+        lines += _choice_panel(state, question, ask, moves, others, view, bool(placing))
+        if question.kind == "figure" and ask.moves and ask.moves[-1].get("type") in ("tile", "castle"):
+            placed = ask.moves[-1]
+            png = await _picture(interaction, preview_png, ask.turn.game_id, placed["x"], placed["y"],
+                                 placed.get("castle"))  # fmt: skip
+            if png:
+                files.append(present.png_file(png, "preview.png"))
+    if state.picks and len(view.children) < 25:
+        view.add_item(PanelButton(state, "b", "◀ Back", discord.ButtonStyle.secondary))
+    return present.clip("\n".join(lines)), view, files
+
+
+async def _picture(interaction: discord.Interaction, job: Any, game_id: int, *args: Any) -> bytes | None:
+    pictures = getattr(interaction.client, "pictures", None)
+    if pictures is None:
+        return None
+    try:
+        record = await service_of(interaction).export(game_id)
+        return await pictures.run(job, record, *args)
+    except Exception:  # a picture is a help, never a reason for the panel to fail
+        log.exception("picture for game %s", game_id)
         return None
 
-    async def show(self, interaction: discord.Interaction) -> None:
-        """First display, after the Take turn click was deferred."""
-        self._build()
-        file = await self._picture()
-        kwargs: dict[str, Any] = {"content": self._content(), "view": self, "ephemeral": True}
-        if file:
-            kwargs["file"] = file
-        await interaction.followup.send(**kwargs)
 
-    async def refresh(self, interaction: discord.Interaction) -> None:
-        self._build()
-        file = await self._picture()
-        await interaction.response.edit_message(content=self._content(), view=self, attachments=[file] if file else [])
-
-    # -- callbacks
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        if str(interaction.user.id) != self.user_id:
-            await say(interaction, "This panel is someone else's.")
-            return False
-        return True
-
-    async def _still_current(self, interaction: discord.Interaction) -> bool:
-        """False (and the panel closed with a word why) if the turn was played meanwhile."""
-        try:
-            now = await self.service.turn(self.start.game_id)
-        except ServiceError as exc:
-            now, reason = None, str(exc)
+async def _placement_panel(
+    interaction: discord.Interaction, state: PanelState, question: Question, moves: list[dict[str, Any]],
+    placing: list[int], view: discord.ui.View, files: list[discord.File],
+) -> list[str]:  # fmt: skip
+    cells = sorted({(moves[i]["x"], moves[i]["y"]) for i in placing}, key=lambda c: (c[1], c[0]))
+    labels = label_cells(cells)
+    groups: dict[tuple[Any, int, int], list[int]] = {}
+    for i in placing:
+        m = moves[i]
+        groups.setdefault((m.get("castle"), m["x"], m["y"]), []).append(i)
+    keys = sorted(groups, key=lambda k: (labels[(k[1], k[2])], str(k[0])))
+    text: list[str] = []
+    if question.kind == "tile":
+        legal = {f"{x},{y}": label for (x, y), label in labels.items()}
+        png = await _picture(interaction, turn_png, state.game_id, legal)
+        if png:
+            files.append(present.png_file(png, "board.png"))
+        text.append("Pick where the tile goes (the letters are on the picture), and how it is turned.")
+    if len(placing) <= PAGE:
+        options = [discord.SelectOption(label=_placement_label(moves[i], labels), value=f"o{i}") for i in placing]
+        view.add_item(PanelSelect(state, "Where and how", options))
+        return text
+    if state.group is not None and 0 <= state.group < len(keys):
+        key = keys[state.group]
+        where = _placement_label(moves[groups[key][0]], labels).rsplit(" · ", 1)[0]
+        text.append(f"{where}: pick the rotation.")
+        for i in groups[key]:
+            view.add_item(PanelButton(state, f"o{i}", f"{moves[i]['rot']}°", discord.ButtonStyle.primary))
+        view.add_item(PanelButton(state, "r", "Other cell", discord.ButtonStyle.secondary))
+        return text
+    pages = (len(keys) + PAGE - 1) // PAGE
+    page = min(max(state.page, 0), pages - 1)
+    options = []
+    for k, key in enumerate(keys[page * PAGE : (page + 1) * PAGE], start=page * PAGE):
+        members = groups[key]
+        label = _placement_label(moves[members[0]], labels)
+        if len(members) == 1:
+            options.append(discord.SelectOption(label=label, value=f"o{members[0]}"))
         else:
-            reason = "This turn has already been played; use the newest Take turn button."
-        if now is not None and now.version == self.start.version and not now.finished:
-            return True
-        self.done = True
-        self.stop()
-        await interaction.response.edit_message(content=reason, view=None, attachments=[])
-        return False
-
-    async def _pick_cell(self, interaction: discord.Interaction, values: list[str]) -> None:
-        if not await self._still_current(interaction):
-            return
-        x, y = map(int, values[0].split(","))
-        if (x, y) not in self._placements():
-            await say(interaction, "That cell is not legal for this tile.")
-            return
-        self.cell = (x, y)
-        await self.refresh(interaction)
-
-    def _rotation(self, rot: int):
-        async def pick(interaction: discord.Interaction) -> None:
-            assert self.cell is not None
-            move: dict[str, Any] = {"type": "tile", "x": self.cell[0], "y": self.cell[1], "rot": rot}
-            if self.castle is not None:
-                move = {"type": "castle", "castle": self.castle, **{k: move[k] for k in ("x", "y", "rot")}}
-            self.castle, self.cell = None, None
-            await self._advance(interaction, move)
-
-        return pick
-
-    def _draw(self, index: int):
-        async def pick(interaction: discord.Interaction) -> None:
-            await self._advance(interaction, self.current.choices[index].move)
-
-        return pick
-
-    def _castle(self, castle: str):
-        async def pick(interaction: discord.Interaction) -> None:
-            self.castle, self.cell, self.page = castle, None, 0
-            await self.refresh(interaction)
-
-        return pick
-
-    async def _pick_choice(self, interaction: discord.Interaction, values: list[str]) -> None:
-        index = int(values[0])
-        if not 0 <= index < len(self.current.choices):
-            await say(interaction, "That choice is not available any more.")
-            return
-        await self._advance(interaction, self.current.choices[index].move)
-
-    async def _advance(self, interaction: discord.Interaction, move: dict[str, Any]) -> None:
-        try:
-            after = await self.service.options_after(
-                self.start.game_id, self.user_id, self.start.version, self.draft + [move]
-            )
-        except AlreadyPlayed:
-            self.done = True
-            self.stop()
-            await interaction.response.edit_message(
-                content="This turn has already been played; use the newest Take turn button.", view=None, attachments=[]
-            )
-            return
-        except ServiceError as exc:
-            await say(interaction, f"Not possible: {exc}")
-            return
-        self.draft.append(move)
-        if self.current.tile:
-            self.tile_name = self.current.tile  # the tile just placed, for the summary
-        self.current = after
-        self.page = 0
-        await self.refresh(interaction)
-
-    async def _back(self, interaction: discord.Interaction) -> None:
-        self.cell = None
-        await self.refresh(interaction)
-
-    async def _restart(self, interaction: discord.Interaction) -> None:
-        self.draft, self.cell, self.castle, self.page, self.current = [], None, None, 0, self.start
-        await self.refresh(interaction)
-
-    async def _prev(self, interaction: discord.Interaction) -> None:
-        self.page = max(0, self.page - 1)
-        await self.refresh(interaction)
-
-    async def _next(self, interaction: discord.Interaction) -> None:
-        self.page += 1
-        await self.refresh(interaction)
-
-    async def _confirm(self, interaction: discord.Interaction) -> None:
-        from cogs.carc import post_after_play  # posting in the thread is the cog's business
-
-        await interaction.response.defer()
-        try:
-            result = await self.service.play(self.start.game_id, self.user_id, self.draft, self.start.version)
-        except ServiceError as exc:
-            self.done = True
-            await interaction.edit_original_response(content=f"Not played: {exc}", view=None, attachments=[])
-            return
-        self.done = True
-        self.stop()
-        await interaction.edit_original_response(content="Played.", view=None, attachments=[])
-        await post_after_play(interaction, self.start.game_id, result.lines, result.turn)
+            turns = ", ".join(f"{moves[i]['rot']}°" for i in members)
+            options.append(discord.SelectOption(label=label.rsplit(" · ", 1)[0], value=f"g{k}", description=turns))
+    view.add_item(PanelSelect(state, f"Cell (page {page + 1} of {pages})" if pages > 1 else "Cell", options))
+    if page > 0:
+        view.add_item(PanelButton(state, f"p{page - 1}", "◀ cells", discord.ButtonStyle.secondary))
+    if page + 1 < pages:
+        view.add_item(PanelButton(state, f"p{page + 1}", "cells ▶", discord.ButtonStyle.secondary))
+    return text
 
 
-class _Button(discord.ui.Button):
-    def __init__(self, label: str, style: discord.ButtonStyle, custom_id: str, action) -> None:
-        super().__init__(label=label, style=style, custom_id=custom_id)
-        self.action = action
+def _choice_panel(
+    state: PanelState, question: Question, ask: Ask, moves: list[dict[str, Any]], indices: list[int],
+    view: discord.ui.View, crowded: bool,
+) -> list[str]:  # fmt: skip
+    labels = {i: (question.options[i].label if i < len(question.options) else question.pass_label or "pass")
+              for i in indices}  # fmt: skip
+    numbers = ask.spot_numbers
+    lines = []
+    for i in indices:
+        if i in numbers:
+            lines.append(f"**{numbers[i]}** — {labels[i]}")
+    if numbers:
+        lines.insert(0, "Follower spots, numbered as on the preview:")
+    passing = [i for i in indices if moves[i]["type"] == "pass"]
+    choices = [i for i in indices if i not in passing]
+    if len(choices) <= BUTTONS and not crowded:
+        for i in choices:
+            label = f"{numbers[i]} · {labels[i]}" if i in numbers else labels[i]
+            view.add_item(PanelButton(state, f"o{i}", label, discord.ButtonStyle.primary))
+    else:
+        pages = max(1, (len(choices) + PAGE - 1) // PAGE)
+        page = min(max(state.page, 0), pages - 1)
+        options = [
+            discord.SelectOption(
+                label=present.clip(f"{numbers[i]} · {labels[i]}" if i in numbers else labels[i], 100), value=f"o{i}"
+            )  # fmt: skip
+            for i in choices[page * PAGE : (page + 1) * PAGE]
+        ]
+        if options:
+            view.add_item(PanelSelect(state, "Your choice", options))
+        if page > 0:
+            view.add_item(PanelButton(state, f"p{page - 1}", "◀ more", discord.ButtonStyle.secondary))
+        if page + 1 < pages:
+            view.add_item(PanelButton(state, f"p{page + 1}", "more ▶", discord.ButtonStyle.secondary))
+    for i in passing:
+        view.add_item(PanelButton(state, f"o{i}", labels[i].capitalize(), discord.ButtonStyle.secondary))
+    return lines
 
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await self.action(interaction)
 
-
-class _Select(discord.ui.Select):
-    def __init__(self, custom_id: str, placeholder: str, options: list[discord.SelectOption], action) -> None:
-        super().__init__(custom_id=custom_id, placeholder=placeholder, options=options, min_values=1, max_values=1)
-        self.action = action
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await self.action(interaction, list(self.values))
+def _summary(move: dict[str, Any]) -> str:
+    kind = move["type"]
+    if kind == "tile":
+        return f"tile on ({move['x']}, {move['y']}) turned {move['rot']}°"
+    if kind == "castle":
+        return f"{tile_name(move['castle'])} on ({move['x']}, {move['y']}) turned {move['rot']}°"
+    if kind == "draw":
+        return "drew a tile"
+    if kind == "pass":
+        return "passed"
+    if kind == "meeple":
+        return f"a follower on {move['at'].split(':')[0]}"
+    if kind == "ferry":
+        return f"ferry on ({move['x']}, {move['y']})"
+    if kind == "toll":
+        return f"tollhouse on ({move['x']}, {move['y']})"
+    return kind

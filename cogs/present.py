@@ -1,4 +1,10 @@
-"""Message content for Discord: text, embeds and picture files from service answers."""
+"""Message content for Discord: texts and embeds from service answers, within Discord's limits.
+
+Everything a user typed (names, set lists, cells) reaches a message only through
+``safe`` (markdown and mentions escaped) and ``clip``; public messages carry
+``NO_PINGS`` or ``ping(user)`` so that user text can never ping @everyone, @here
+or a role.
+"""
 
 from __future__ import annotations
 
@@ -7,10 +13,7 @@ from datetime import datetime
 
 import discord
 
-from engine import Game
-from renderer.board import label_cells, png_bytes, render_board
-from renderer.summary import render_final, replay_gif
-from renderer.tile_art import tile_image
+from engine.words import tile_name
 from service import TurnView
 from storage.store import GameRow
 
@@ -23,37 +26,80 @@ SET_NAMES = {
     "wheel": "The Wheel of Fortune",
     "toll": "The Tollkeepers",
 }
-MAX_MESSAGE = 1900
+# In seat order, as the pictures draw them (renderer.palette.PLAYERS).
+COLOUR_NAMES = ("red", "blue", "yellow", "green", "black", "pink")
+COLOUR_SQUARES = ("🟥", "🟦", "🟨", "🟩", "⬛", "🟪")
+MAX_MESSAGE = 2000
+NO_PINGS = discord.AllowedMentions.none()
+
+
+def clip(text: str, limit: int = MAX_MESSAGE) -> str:
+    """Text cut to ``limit`` characters, with an ellipsis where it was cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def clip_end(text: str, limit: int = MAX_MESSAGE) -> str:
+    """Text cut from the front (the newest lines matter most)."""
+    return text if len(text) <= limit else "…" + text[-(limit - 1) :]
+
+
+def safe(text: str, limit: int = 100) -> str:
+    """User-supplied text, shown as typed: markdown and mentions escaped, clipped."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(clip(str(text), limit)))
+
+
+def ping(user_id: str | None) -> discord.AllowedMentions:
+    """Mentions that may ping this one user and nobody else."""
+    if user_id and user_id.isdigit():
+        return discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(int(user_id))])
+    return NO_PINGS
 
 
 def mention(user_id: str | None, fallback: str) -> str:
-    return f"<@{user_id}>" if user_id and user_id.isdigit() else fallback
+    return f"<@{user_id}>" if user_id and user_id.isdigit() else safe(fallback)
 
 
 def timestamp(t: datetime | None, style: str = "R") -> str:
     return f"<t:{int(t.timestamp())}:{style}>" if t else "no time limit"
 
 
+def colour_of(view: TurnView, name: str) -> str:
+    """ "🟥 red" for a player of the game (seat order = colour order)."""
+    names = list(view.scores)
+    if name not in names:
+        return ""
+    i = names.index(name) % len(COLOUR_NAMES)
+    return f"{COLOUR_SQUARES[i]} {COLOUR_NAMES[i]}"
+
+
+def scores_line(view: TurnView) -> str:
+    return " · ".join(f"{COLOUR_SQUARES[i % 6]} {safe(n, 40)} {s}" for i, (n, s) in enumerate(view.scores.items()))
+
+
 def lobby_embed(row: GameRow) -> discord.Embed:
     opts = row.options
-    limit = opts.get("turn_limit", 0)
+    limit = int(opts.get("turn_limit", 0) or 0)
     embed = discord.Embed(title=f"Carcassonne — game #{row.id}", colour=0x8DBF5A)
-    embed.add_field(name="Sets", value=", ".join(SET_NAMES.get(s, s) for s in opts["sets"]), inline=False)
-    seated = "\n".join(f"• {s.name}{' (computer)' if s.is_ai else ''}" for s in row.seats) or "nobody yet"
-    embed.add_field(name=f"Players ({len(row.seats)}/{opts['max_players']})", value=seated, inline=True)
+    sets = ", ".join(SET_NAMES.get(s, safe(s, 20)) for s in opts.get("sets", ["base"]))
+    embed.add_field(name="Sets", value=clip(sets, 1024), inline=False)
+    seated = "\n".join(f"• {safe(s.name, 40)}{' (computer)' if s.is_ai else ''}" for s in row.seats) or "nobody yet"
+    embed.add_field(name=f"Players ({len(row.seats)}/{opts.get('max_players', '?')})", value=clip(seated, 1024))
     rules = f"{limit // 3600} h per turn" if limit >= 3600 else (f"{limit // 60} min per turn" if limit else "no limit")
-    embed.add_field(name="Turn limit", value=f"{rules}, then {opts['timeout_policy']}", inline=True)
-    if "castles" in opts["sets"]:
+    policy = "the turn is skipped" if opts.get("timeout_policy") == "skip" else "the player forfeits"
+    embed.add_field(name="Turn limit", value=f"{rules}; then {policy}", inline=True)
+    if "castles" in opts.get("sets", []):
         if opts.get("castles") == "chosen":
             chosen = opts.get("castle_choices", {})
             picks = [
-                f"{s.name}: {', '.join(c.split('.', 1)[1].capitalize() for c in chosen.get(s.user_id, [])) or '—'}"
+                f"{safe(s.name, 40)}: {', '.join(tile_name(c) for c in chosen.get(s.user_id, [])) or '—'}"
                 for s in row.seats
                 if not s.is_ai
             ]
-            embed.add_field(name="Castles (chosen)", value="\n".join(picks) or "—", inline=False)
+            embed.add_field(name="Castles (chosen)", value=clip("\n".join(picks) or "—", 1024), inline=False)
         else:
             embed.add_field(name="Castles", value="dealt at the start", inline=False)
+    if row.league_id is not None:
+        embed.add_field(name="League", value="a rated league game: members only, no computer players", inline=False)
     status = {"lobby": "Waiting for players", "active": "Playing", "finished": "Finished", "aborted": "Aborted"}
     embed.set_footer(text=status.get(row.status, row.status))
     return embed
@@ -63,54 +109,39 @@ def png_file(data: bytes, name: str) -> discord.File:
     return discord.File(io.BytesIO(data), filename=name)
 
 
-def board_file(game: Game, view: TurnView | None = None) -> discord.File:
-    legal = label_cells(list(view.placements)) if view and view.placements else None
-    return png_file(png_bytes(render_board(game, legal=legal)), "board.png")
+def event_lines(lines: list[str], limit: int = 1200) -> str:
+    """What happened, newest last, escaped (names are user text) and clipped from the front."""
+    return clip_end("\n".join(safe(line, 300) for line in lines), limit)
 
 
-def tile_file(game: Game) -> discord.File | None:
-    if game.drawn is None:
-        return None
-    img = tile_image(game.drawn, 0, 128)
-    out = io.BytesIO()
-    img.save(out, format="PNG")
-    return png_file(out.getvalue(), "tile.png")
-
-
-def turn_content(view: TurnView, lines: list[str]) -> str:
-    """The turn message: what just happened, then whose turn it is and until when."""
-    text = "\n".join(lines[-12:])
+def turn_content(view: TurnView, lines: list[str], mention_user: bool = True) -> str:
+    """The turn message: what just happened, whose turn it is (colour), scores, deadline."""
+    text = event_lines(lines)
     if view.finished:
-        return _clip(text)
-    who = mention(view.user_id, view.player or "?")
-    if view.step == "tile":
-        ask = f"{who}, your turn: place **{view.tile}** ({view.bag_left} tiles left)."
-    elif view.step == "plague":
-        ask = f"{who}, the plague: choose one of your followers to send home."
-    elif view.step in ("ferry", "ferry_move"):
-        ask = f"{who}, your turn goes on: {'place the new ferry' if view.step == 'ferry' else 'you may move ferries'}."
-    elif view.step == "draw":
-        ask = f"{who}, your turn: draw a tile or place one of your castles ({view.bag_left} tiles left)."
+        return clip(text or "The game is over.")
+    question = view.question
+    name = view.player or "?"
+    who = mention(view.user_id, name) if mention_user else f"**{safe(name, 40)}**"
+    colour = colour_of(view, name)
+    if question is not None and question.kind == "tile" and view.tile:
+        ask = f"place a **{tile_name(view.tile)}** ({view.bag_left} tiles left in the bag)"
+    elif question is not None:
+        ask = question.prompt
     else:
-        ask = f"{who}, your decision: {view.step}."
+        ask = "play"
     deadline = f" Ends {timestamp(view.deadline)}." if view.deadline else ""
-    return _clip((text + "\n\n" if text else "") + f"**Turn {view.turn}** — {ask}{deadline}")
+    head = f"**Turn {view.turn}** — {who} ({colour}): {ask}.{deadline}\n{scores_line(view)}"
+    return clip((text + "\n\n" if text else "") + head)
 
 
 def final_content(view: TurnView, lines: list[str]) -> str:
     table = "\n".join(
-        f"{i}. **{name}** — {score}"
+        f"{i}. {COLOUR_SQUARES[list(view.scores).index(name) % 6]} **{safe(name, 40)}** — {score}"
         for i, (name, score) in enumerate(sorted(view.scores.items(), key=lambda kv: -kv[1]), start=1)
     )
-    return _clip("\n".join(lines[-8:]) + f"\n\n**Final scores**\n{table}")
+    return clip(event_lines(lines, 1500) + f"\n\n**Final scores**\n{table}")
 
 
-def final_files(game: Game) -> list[discord.File]:
-    return [
-        png_file(png_bytes(render_final(game)), "final.png"),
-        png_file(replay_gif(game.to_json()), "replay.gif"),
-    ]
-
-
-def _clip(text: str) -> str:
-    return text if len(text) <= MAX_MESSAGE else "…" + text[-MAX_MESSAGE:]
+def seat_line(names: list[str]) -> str:
+    """ "🟥 Ann (red), 🟦 Bob (blue)": who has which colour, in seat order."""
+    return ", ".join(f"{COLOUR_SQUARES[i % 6]} {safe(n, 40)} ({COLOUR_NAMES[i % 6]})" for i, n in enumerate(names))

@@ -5,18 +5,23 @@ line by line from stdin, so a game can be scripted:
 
     at a tile:    a cell and a rotation, e.g. ``B 90`` or ``1,0 90`` (a cell label
                   or x,y from the list; the rotation may be left out if only one fits)
-    at a choice:  its number, or ``p`` to pass when passing is allowed
+    at a choice:  its number (follower spots are numbered as on the preview),
+                  or ``p`` to pass when passing is allowed; ``back`` undoes a choice
     any time:     ``score``, ``tiles``, ``board`` (writes a picture), ``help``, ``quit``
 """
 
 from __future__ import annotations
 
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from renderer.board import label_cells, png_bytes, render_board
-from service import GameService, LobbyOptions, ServiceError, TurnView
+from engine.moves import Question
+from engine.words import tile_name
+from renderer.board import label_cells
+from service import Ask, GameService, LobbyOptions, PlayResult, ServiceError, TurnView
+from service.pictures import board_png, preview_png, turn_png
 from storage import Store, open_database
 
 HELP = __doc__.split("\n\n", 1)[1] if __doc__ else ""
@@ -83,90 +88,135 @@ async def _ask(prompt: str, service: GameService, view: TurnView, read, write, p
             write(", ".join(f"{n} {s} ({view.supply[n]} followers left)" for n, s in view.scores.items()))
         elif word == "tiles":
             bag = await service.bag(view.game_id)
-            write(f"{sum(bag.values())} tiles left: " + ", ".join(f"{t} x{n}" for t, n in bag.items()))
+            write(f"{sum(bag.values())} tiles left: " + ", ".join(f"{tile_name(t)} x{n}" for t, n in bag.items()))
         elif word == "board":
-            path = await _picture(service, view, pictures or Path("."))
+            path = await _picture(service, view, pictures or Path("."), "board")
             write(f"board written to {path}")
         elif word:
             return line.strip()
 
 
-async def _picture(service: GameService, view: TurnView, folder: Path) -> Path:
-    _row, game = await service.game(view.game_id)
+async def _picture(service: GameService, view: TurnView, folder: Path, name: str = "turn") -> Path:
+    record = await service.export(view.game_id)
     folder.mkdir(parents=True, exist_ok=True)
-    path = folder / f"game-{view.game_id}-turn-{view.turn:03d}.png"
-    path.write_bytes(png_bytes(render_board(game, legal=label_cells(list(view.placements)) or None)))
+    path = folder / f"game-{view.game_id}-turn-{view.turn:03d}-{name}.png"
+    if name == "turn":
+        legal = {f"{x},{y}": label for (x, y), label in label_cells(list(view.placements)).items()}
+        path.write_bytes(turn_png(record, legal or None))
+    else:
+        path.write_bytes(board_png(record))
+    return path
+
+
+async def _preview(service: GameService, view: TurnView, move: dict, folder: Path) -> Path:
+    record = await service.export(view.game_id)
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"game-{view.game_id}-turn-{view.turn:03d}-preview.png"
+    path.write_bytes(preview_png(record, move["x"], move["y"], move.get("castle")))
     return path
 
 
 async def _human_turn(service: GameService, view: TurnView, read, write, pictures: Path | None) -> TurnView:
-    me, turn = view.player, view.turn
-    draft: list[dict] = []
-    current = view
+    """One decision of the player to act: render the service's question, submit the picks."""
+    user = view.user_id or ""
     if pictures:
         write(f"board: {await _picture(service, view, pictures)}")
+    picks: list[int] = []
     while True:
-        if current.step == "tile":
-            labels = label_cells(list(current.placements))
-            write(f"turn {turn}: {me} places {current.tile} ({current.bag_left} left in the bag). Legal cells:")
-            write(
-                "  "
-                + "  ".join(
-                    f"{labels[c]} {c[0]},{c[1]} {list(r)}"
-                    for c, r in sorted(current.placements.items(), key=lambda kv: labels[kv[0]])
-                )
-            )
-            answer = await _ask(f"{me} > cell rotation:", service, current, read, write, pictures)
-            move = _tile_move(answer, current, labels)
-            if isinstance(move, str):
-                write(move)
-                continue
-        else:
-            write(f"{me}, choose ({current.step}):")
-            for choice in current.choices:  # labels carry the numbers of the preview's spots
-                write(f"  {'p. ' if choice.move['type'] == 'pass' else ''}{choice.label}")
-            answer = (await _ask(f"{me} > choice:", service, current, read, write, pictures)).lower()
-            picked = [c for c in current.choices if c.move["type"] == "pass"] if answer in ("p", "pass") else []
-            if answer.isdigit() and 1 <= int(answer) <= len(current.choices):
-                picked = [current.choices[int(answer) - 1]]
-            if not picked:
-                write(
-                    f"answer with a number from 1 to {len(current.choices)}"
-                    + (" or p" if any(c.move["type"] == "pass" for c in current.choices) else "")
-                )
-                continue
-            move = picked[0].move
         try:
-            nxt = await service.options_after(view.game_id, view.user_id or "", view.version, draft + [move])
+            ask = await service.ask(view.game_id, user, picks, view.version)
+        except ServiceError as exc:
+            write(f"not possible: {exc}")
+            return await service.turn(view.game_id)
+        question = ask.question
+        assert question is not None
+        moves = question.moves()
+        if question.kind in ("tile", "draw") and any("rot" in m for m in moves):
+            pick = await _placement(service, view, ask, question, moves, read, write, pictures)
+        else:
+            pick = await _choice(service, view, ask, question, moves, read, write, pictures)
+        if pick is None:
+            picks = picks[:-1]
+            continue
+        try:
+            answer = await service.pick(view.game_id, user, picks + [pick], view.version)
         except ServiceError as exc:
             write(f"not possible: {exc}")
             continue
-        draft.append(move)
-        if nxt.finished or nxt.turn != turn or nxt.player != me:
-            result = await service.play(view.game_id, view.user_id or "", draft, view.version)
-            for line in result.lines:
+        if isinstance(answer, PlayResult):
+            for line in answer.lines:
                 write(line)
-            return result.turn
-        current = nxt
+            return answer.turn
+        picks.append(pick)
+        if pictures and moves[pick].get("rot") is not None:
+            write(f"preview: {await _preview(service, view, moves[pick], pictures)}")
 
 
-def _tile_move(answer: str, view: TurnView, labels: dict) -> dict | str:
+async def _placement(service, view, ask: Ask, question: Question, moves, read, write, pictures) -> int | None:
+    me = question.player
+    placing = [i for i, m in enumerate(moves) if "rot" in m]
+    cells = sorted({(moves[i]["x"], moves[i]["y"]) for i in placing}, key=lambda c: (c[1], c[0]))
+    labels = label_cells(cells)
+    what = tile_name(question.tile) if question.tile else "a castle"
+    write(f"turn {question.turn}: {me}, {question.prompt} — {what}. Legal cells:")
+    by_cell: dict[tuple[int, int], list[int]] = {}
+    for i in placing:
+        by_cell.setdefault((moves[i]["x"], moves[i]["y"]), []).append(i)
+    write("  " + "  ".join(f"{labels[c]} {c[0]},{c[1]} {[moves[i]['rot'] for i in by_cell[c]]}" for c in cells))
+    others = [i for i in range(len(moves)) if i not in placing]
+    for k, i in enumerate(others, start=1):
+        write(f"  {k}. {question.options[i].label}")
+    while True:
+        answer = await _ask(f"{me} > cell rotation:", service, view, read, write, pictures)
+        if answer.lower() == "back" and ask.picks:
+            return None
+        word = answer.strip()
+        if word.isascii() and word.isdigit() and 1 <= int(word) <= len(others):
+            return others[int(word) - 1]
+        picked = _tile_pick(word, moves, by_cell, labels)
+        if isinstance(picked, int):
+            return picked
+        write(picked)
+
+
+def _tile_pick(answer: str, moves: list[dict], by_cell: dict, labels: dict) -> int | str:
     parts = answer.replace(",", " ").split()
     by_label = {v.lower(): k for k, v in labels.items()}
-    cell = None
+    cell, rest = None, parts[1:]
     if parts and parts[0].lower() in by_label:
-        cell, rest = by_label[parts[0].lower()], parts[1:]
-    elif len(parts) >= 2 and all(p.lstrip("-").isdigit() for p in parts[:2]):
+        cell = by_label[parts[0].lower()]
+    elif len(parts) >= 2 and all(re.fullmatch(r"-?[0-9]{1,4}", p) for p in parts[:2]):
         cell, rest = (int(parts[0]), int(parts[1])), parts[2:]
-    if cell is None or cell not in view.placements:
+    if cell is None or cell not in by_cell:
         return "name a legal cell: its label (A, B, ...) or x,y"
-    rots = view.placements[cell]
+    options = by_cell[cell]
+    rots = [moves[i]["rot"] for i in options]
     if not rest:
-        if len(rots) > 1:
+        if len(options) > 1:
             return f"say the rotation too: one of {', '.join(map(str, rots))}"
-        rot = rots[0]
-    elif rest[0].isdigit() and int(rest[0]) in rots:
-        rot = int(rest[0])
-    else:
-        return f"the tile fits there turned {', '.join(map(str, rots))}"
-    return {"type": "tile", "x": cell[0], "y": cell[1], "rot": rot}
+        return options[0]
+    if re.fullmatch(r"[0-9]{1,3}", rest[0]) and int(rest[0]) in rots:
+        return options[rots.index(int(rest[0]))]
+    return f"the tile fits there turned {', '.join(map(str, rots))}"
+
+
+async def _choice(service, view, ask: Ask, question: Question, moves, read, write, pictures) -> int | None:
+    me = question.player
+    write(f"{me}, {question.prompt}:")
+    for i, option in enumerate(question.options, start=1):
+        write(f"  {i}. {option.label}")
+    if question.pass_label is not None:
+        write(f"  p. {question.pass_label}")
+    while True:
+        answer = (await _ask(f"{me} > choice:", service, view, read, write, pictures)).strip().lower()
+        if answer == "back" and ask.picks:
+            return None
+        if answer in ("p", "pass") and question.pass_label is not None:
+            return len(moves) - 1
+        if answer.isascii() and answer.isdigit() and len(answer) <= 4 and 1 <= int(answer) <= len(question.options):
+            return int(answer) - 1
+        write(
+            f"answer with a number from 1 to {len(question.options)}"
+            + (" or p" if question.pass_label is not None else "")
+            + (", or back" if ask.picks else "")
+        )

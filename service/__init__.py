@@ -2,6 +2,7 @@
 
 from service.games import (
     AlreadyPlayed,
+    Ask,
     Choice,
     GameCorrupted,
     GameService,
@@ -14,6 +15,7 @@ from service.games import (
 
 __all__ = [
     "AlreadyPlayed",
+    "Ask",
     "Choice",
     "GameCorrupted",
     "GameService",

@@ -23,6 +23,7 @@ from engine import ENGINE_VERSION, BadSetup, Game, IllegalMove
 from engine.ai import GreedyPlayer, RandomPlayer
 from engine.expansions.castles import CASTLE_IDS
 from engine.game import check_sets
+from engine.moves import Question
 from engine.record import BadRecord, load
 from service.announce import announce
 from storage import Conflict, GameRow, NotFound, Store
@@ -115,7 +116,8 @@ class TurnView:
     user_id: str | None
     tile: str | None
     placements: dict[tuple[int, int], tuple[int, ...]]
-    choices: list[Choice]
+    choices: list[Choice]  # the question's options then passing, each with its label
+    question: Question | None  # what the game asks now (None once it is over)
     scores: dict[str, int]
     supply: dict[str, int]
     bag_left: int
@@ -142,37 +144,22 @@ class Notice:
     turn: TurnView | None = None
 
 
-PASS_LABELS = {"figure": "no figure", "ferry_move": "leave the ferries as they are"}
+@dataclass
+class Ask:
+    """What one user must decide now, given the choices made so far in their turn.
 
+    ``picks`` are positions in each successive question's ``moves()`` (options, then
+    passing); ``moves`` are the moves they stand for. When the picks complete the
+    decision (the turn passes to someone else, or the game ends), ``question`` is
+    None and ``done`` is True: the moves are ready for ``play``.
+    """
 
-def choice_label(move: dict[str, Any], number: int | None = None) -> str:
-    """How a move reads in a list of choices (figure spots are numbered like the preview)."""
-    kind = move["type"]
-    prefix = f"{number}. " if number is not None else ""
-    if kind == "meeple" and move["at"].startswith("crown:"):
-        return f"{prefix}follower on the {move['at'].split(':')[1].capitalize()} crown of the wheel"
-    if kind == "remove":
-        return f"{prefix}send home your follower on the {move['at'].split(':')[0]} at ({move['x']}, {move['y']})"
-    if kind == "meeple":
-        feature, _, side = move["at"].partition(":")
-        where = f" ({side})" if side else ""
-        cell = f" at ({move['x']}, {move['y']})" if "x" in move else ""
-        role = {"road": "thief", "city": "knight", "field": "farmer", "cloister": "monk", "castle": "lord"}
-        return f"{prefix}{role.get(feature, 'follower')} on the {feature}{where}{cell}"
-    if kind == "pass":
-        return "no figure" if number is None else f"{prefix}pass"
-    if kind == "toll":
-        return f"{prefix}tollhouse on the village at ({move['x']}, {move['y']})"
-    if kind == "tile":
-        return f"{prefix}tile at ({move['x']}, {move['y']}) turned {move['rot']}°"
-    if kind == "draw":
-        return f"{prefix}draw a tile"
-    if kind == "ferry":
-        return f"{prefix}ferry at ({move['x']}, {move['y']}) joining {move['join']}"
-    if kind == "castle":
-        name = move["castle"].split(".", 1)[1].capitalize()
-        return f"{prefix}castle {name} at ({move['x']}, {move['y']}) turned {move['rot']}°"
-    return prefix + ", ".join(f"{k} {v}" for k, v in move.items() if k != "player")
+    turn: TurnView  # the stored game, before the picks
+    picks: list[int]
+    moves: list[dict[str, Any]]
+    question: Question | None
+    done: bool
+    spot_numbers: dict[int, int] = field(default_factory=dict)  # option index -> number on the preview
 
 
 class GameService:
@@ -414,13 +401,12 @@ class GameService:
         finished = game.finished or row.status != "active"
         limit = row.options.get("turn_limit", 0)
         started = row.turn_started_at
+        question = None if finished else game.question()
         choices: list[Choice] = []
-        if not finished and game.step != "tile":
-            numbered = [m for m in game.legal_moves() if m["type"] != "pass"]
-            choices = [Choice(choice_label(m, i), m) for i, m in enumerate(numbered, start=1)]
-            if any(m["type"] == "pass" for m in game.legal_moves()):
-                label = PASS_LABELS.get(game.step, "pass")
-                choices.append(Choice(label, {"type": "pass"}))
+        if question is not None and question.kind != "tile":
+            choices = [Choice(o.label, o.move) for o in question.options]
+            if question.pass_label is not None:
+                choices.append(Choice(question.pass_label, {"type": "pass"}))
         return TurnView(
             game_id=row.id,
             version=row.version if version is None else version,
@@ -432,6 +418,7 @@ class GameService:
             tile=game.drawn.id if game.drawn is not None and not finished else None,
             placements=dict(game.legal_placements()) if not finished else {},
             choices=choices,
+            question=question,
             scores=game.score_table(),
             supply=dict(zip(game.players, game.supply, strict=True)),
             bag_left=game.bag_left,
@@ -440,10 +427,7 @@ class GameService:
         )
 
     async def options_after(self, game_id: int, user_id: str, version: int, draft: list[dict[str, Any]]) -> TurnView:
-        """What the player is asked next once the draft moves are made (tried on a copy).
-
-        The panel builds a turn step by step this way, then confirms it with ``play``.
-        """
+        """The turn as it would stand once the draft moves are made (tried on a copy)."""
         row, game = await self.game(game_id)
         self._check_turn(row, game, user_id, version)
         trial = game.clone()
@@ -453,6 +437,53 @@ class GameService:
         except IllegalMove as exc:
             raise ServiceError(str(exc)) from None
         return self._view(row, trial, version)
+
+    async def ask(self, game_id: int, user_id: str, picks: list[int], version: int | None = None) -> Ask:
+        """What the user must decide now, after the picks made so far this turn
+        (every front end renders this answer; none re-derives the turn)."""
+        row, game = await self.game(game_id)
+        self._check_turn(row, game, user_id, version)
+        return self._ask(row, game, picks)
+
+    def _ask(self, row: GameRow, game: Game, picks: list[int]) -> Ask:
+        trial = game.clone()
+        actor, turn = game.actor, game.turn
+        moves: list[dict[str, Any]] = []
+        question = trial.question()
+        for n, pick in enumerate(picks):
+            if question is None or self._decided(trial, actor, turn):
+                raise ServiceError("those choices go past the end of your decision")
+            options = question.moves()
+            if type(pick) is not int or not 0 <= pick < len(options):
+                raise AlreadyPlayed(f"choice {n + 1} is no longer on offer; here is the current turn")
+            try:
+                trial.apply(options[pick])
+            except IllegalMove as exc:  # pragma: no cover - the engine offered it
+                raise ServiceError(str(exc)) from None
+            moves.append(options[pick])
+            question = trial.question()
+        done = bool(moves) and self._decided(trial, actor, turn)
+        spots: dict[int, int] = {}
+        if not done and question is not None and question.kind == "figure" and moves:
+            # Followers on the new tile are numbered as the preview numbers them.
+            numbered = [i for i, o in enumerate(question.options) if o.move["type"] == "meeple"
+                        and not str(o.move.get("at", "")).startswith("crown:")]  # fmt: skip
+            spots = {i: k for k, i in enumerate(numbered, start=1)}
+        return Ask(self._view(row, game), list(picks), moves, None if done else question, done, spots)
+
+    @staticmethod
+    def _decided(game: Game, actor: int, turn: int) -> bool:
+        """Whether the decision of ``actor`` in ``turn`` is complete on this copy."""
+        return game.finished or game.turn != turn or game.actor != actor
+
+    async def pick(self, game_id: int, user_id: str, picks: list[int], version: int | None = None) -> PlayResult | Ask:
+        """Make the picks: plays them at once when they complete the decision, or when
+        the last one draws a tile (a draw is committed: nobody peeks at the bag);
+        otherwise returns the next question."""
+        ask = await self.ask(game_id, user_id, picks, version)
+        if ask.done or (ask.moves and ask.moves[-1]["type"] == "draw"):
+            return await self.play(game_id, user_id, ask.moves, ask.turn.version)
+        return ask
 
     def _check_turn(self, row: GameRow, game: Game, user_id: str, version: int | None) -> None:
         if row.status == "finished" or game.finished:
@@ -493,6 +524,38 @@ class GameService:
             await self._commit(row, game, trial, [(user_id, m) for m in trial.moves[len(game.moves) :]])
         events += await self.run_automatic(game_id)
         return PlayResult(events, announce(events), await self.turn(game_id))
+
+    async def picks_for(
+        self, game_id: int, user_id: str, cell: tuple[int, int], rot: int | None, spot: str | None
+    ) -> list[int]:
+        """The picks that ``/carc place``'s cell, rotation and spot stand for (a spot is a
+        preview number, or words of an option's label, or "none"); later questions stay open."""
+        ask = await self.ask(game_id, user_id, [])
+        question = ask.question
+        picks: list[int] = []
+        if question is not None and question.kind == "draw":
+            draw = next((i for i, m in enumerate(question.moves()) if m["type"] == "draw"), None)
+            if draw is None:
+                raise ServiceError("the bag is empty: place a castle with the Take turn button")
+            return [draw]
+        if question is None or question.kind != "tile":
+            raise ServiceError("this decision is not a tile placement: use the Take turn button")
+        moves = question.moves()
+        rots = sorted({m["rot"] for m in moves if (m["x"], m["y"]) == cell})
+        if not rots:
+            raise ServiceError(f"the tile cannot go on ({cell[0]}, {cell[1]})")
+        if rot is None and len(rots) == 1:
+            rot = rots[0]
+        if rot not in rots:
+            raise ServiceError(f"on ({cell[0]}, {cell[1]}) the tile fits turned {', '.join(f'{r}°' for r in rots)}")
+        picks.append(next(i for i, m in enumerate(moves) if (m["x"], m["y"], m["rot"]) == (*cell, rot)))
+        if spot is None:
+            return picks
+        after = await self.ask(game_id, user_id, picks)
+        if after.question is None or after.question.kind != "figure":
+            raise ServiceError("no figure can be placed on that tile this turn")
+        picks.append(_match_spot(after, spot))
+        return picks
 
     async def _commit(self, row: GameRow, before: Game, after: Game, entries: list[tuple[str, dict]]) -> None:
         new_turn = after.turn != before.turn or after.actor != before.actor or after.finished
@@ -668,6 +731,33 @@ class GameService:
                 return []  # the player moved just in time
         lines = [f"{actor} ran out of time: the turn was played automatically (no figure)."]
         return lines + announce(events) + announce(await self.run_automatic(row.id))
+
+
+def _match_spot(ask: Ask, spot: str) -> int:
+    """The option a player means by a spot: its preview number, "none", or words of its label."""
+    question = ask.question
+    assert question is not None
+    text = spot.strip().lower()[:100]
+    moves = question.moves()
+    if text in ("", "none", "pass", "no", "-", "0"):
+        if question.pass_label is None:
+            raise ServiceError("a figure is needed here")
+        return len(moves) - 1
+    if text.isascii() and text.isdigit() and len(text) <= 3:
+        by_number = {n: i for i, n in ask.spot_numbers.items()}
+        if int(text) in by_number:
+            return by_number[int(text)]
+        raise ServiceError(f"there is no spot {text} on that tile (the preview numbers them 1 to {len(by_number)})")
+    found = [i for i, o in enumerate(question.options) if text in o.label.lower()]
+    if len(found) == 1:
+        return found[0]
+    listed = "; ".join(f"{ask.spot_numbers.get(i, '-')}: {o.label}" for i, o in enumerate(question.options))
+    problem = "matches several spots" if found else "is not one of the spots"
+    return _raise(f"{spot[:40]!r} {problem}: {listed}"[:1500])
+
+
+def _raise(message: str) -> int:
+    raise ServiceError(message)
 
 
 def automatic_move(game: Game) -> dict[str, Any]:
