@@ -8,7 +8,6 @@ renders: who acts now, what kind of decision, every option as a legal move with
 a label a player can read, and whether and how they may pass.
 """
 
-from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, NotRequired, TypedDict

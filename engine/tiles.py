@@ -15,6 +15,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 # Directions: index = clockwise quarter turns from north. y grows south.
@@ -57,7 +58,7 @@ class Segment:
     decorations: tuple[str, ...] = ()  # roads: decorations beside this segment
 
 
-def edge_key(demands: tuple[int, int, int, int] | list[int]) -> int:
+def edge_key(demands: Sequence[int]) -> int:
     """Pack per-direction terrain demands (N, E, S, W) into one int (3 bits each)."""
     return demands[0] | demands[1] << 3 | demands[2] << 6 | demands[3] << 9
 
@@ -73,7 +74,7 @@ class RotatedTile:
 
     rot: int
     offsets: list[tuple[int, int]]
-    terrain: list[tuple[int, int, int, int]]  # per cell, per direction
+    terrain: list[tuple[int, ...]]  # per cell, per direction (N, E, S, W)
     edge_seg: list[tuple[int, ...]]  # per cell, per direction: segment index or -1
     half_seg: list[tuple[int, ...]]  # per cell, per half-edge: segment index or -1
     targets: dict[tuple[int, str], int]  # (cell index, "road:E") -> segment index
@@ -90,7 +91,7 @@ class TileType:
     id: str
     count: int
     cells: list[tuple[int, int]]
-    terrain: list[tuple[int, int, int, int]]
+    terrain: list[tuple[int, ...]]
     segments: list[Segment]
     village: bool = False
     lake: bool = False  # a Ferries lake: its road stubs end at jetties
@@ -198,8 +199,8 @@ def parse_tile(
                 m = _FEATURE.match(where)
                 if not m or m.group(1) != "road":
                     raise ValueError(f"{tile_id}: decoration must stand beside road{{..}} or -")
-                ports = frozenset((ci, DIRS.index(d)) for ci, d in map(_parse_port, m.group(2).split(",")))
-                decorations.append((name, ports))
+                beside = frozenset((ci, DIRS.index(d)) for ci, d in map(_parse_port, m.group(2).split(",")))
+                decorations.append((name, beside))
             continue
         m = _FEATURE.match(part)
         if not m:
@@ -212,8 +213,8 @@ def parse_tile(
             seg_cells = tuple(sorted({ci for ci, _ in halves}))
             segments.append(Segment("field", (), halves, seg_cells))
             if rest.startswith("->"):
-                city_ports = [_parse_port(p) for p in rest[2:].split(",")]
-                pending_cities.append((len(segments) - 1, [(ci, DIRS.index(d)) for ci, d in city_ports]))
+                touched = [_parse_port(p) for p in rest[2:].split(",")]
+                pending_cities.append((len(segments) - 1, [(ci, DIRS.index(d)) for ci, d in touched]))
             elif rest:
                 raise ValueError(f"{tile_id}: unexpected {rest!r}")
         else:
@@ -226,19 +227,19 @@ def parse_tile(
             seg_cells = tuple(sorted({ci for ci, _ in edge_ports}))
             segments.append(Segment(kind, edge_ports, (), seg_cells, pennants))
     # Resolve field -> city contacts and road decorations now that all segments exist.
-    for fi, city_ports in pending_cities:
+    for fi, city_edges in pending_cities:
         idx = []
-        for port in city_ports:
+        for port in city_edges:
             hits = [i for i, s in enumerate(segments) if s.kind == "city" and port in s.edges]
             if len(hits) != 1:
                 raise ValueError(f"{tile_id}: field touches no city at {port}")
             idx.append(hits[0])
         s = segments[fi]
         segments[fi] = Segment(s.kind, s.edges, s.halves, s.cells, s.pennants, tuple(idx))
-    for name, ports in decorations:
-        hits = [i for i, s in enumerate(segments) if s.kind == "road" and frozenset(s.edges) == ports]
+    for name, beside in decorations:
+        hits = [i for i, s in enumerate(segments) if s.kind == "road" and frozenset(s.edges) == beside]
         if len(hits) != 1:
-            raise ValueError(f"{tile_id}: no road {sorted(ports)} for decoration {name}")
+            raise ValueError(f"{tile_id}: no road {sorted(beside)} for decoration {name}")
         s = segments[hits[0]]
         segments[hits[0]] = Segment(s.kind, s.edges, s.halves, s.cells, s.pennants, s.cities, s.decorations + (name,))
     tile = TileType(tile_id, count, list(cells), terrain, segments, village, lake, wheel_icon, tuple(loose))

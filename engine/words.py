@@ -46,7 +46,28 @@ def _compass(vx: float, vy: float) -> str | None:
 
 def feature_phrase(tile: TileType, rot: int, segment: int) -> str:
     """Where a segment of a placed tile lies, in board directions: "the road running
-    west–east", "the city to the north", "the big field to the south-west"."""
+    west–east", "the city to the north", "the small field to the south-west". Two
+    segments of one tile never read the same (a qualifier tells them apart)."""
+    phrase = _plain_phrase(tile, rot, segment)
+    twins = [i for i in range(len(tile.segments)) if i != segment and _plain_phrase(tile, rot, i) == phrase]
+    if not twins:
+        return phrase
+    seg = tile.segments[segment]
+    if seg.kind == "field":
+        by_city = bool(seg.cities)
+        if any(bool(tile.segments[i].cities) != by_city for i in twins):
+            return phrase.replace("field", "field next to the city" if by_city else "field away from the city", 1)
+        sizes = [len(tile.segments[i].halves) for i in twins]
+        if all(n != len(seg.halves) for n in sizes):
+            word = "larger" if len(seg.halves) > max(sizes) else "smaller"
+            return phrase.replace("the ", f"the {word} ", 1).replace("big ", "").replace("small ", "")
+    edges = sorted({DIRECTION_WORDS[(d + rot // 90) % 4] for _, d in seg.edges}) or sorted(
+        {DIRECTION_WORDS[((h + 2 * (rot // 90)) % 8) // 2] for _, h in seg.halves}
+    )
+    return f"{phrase} (along the {names(edges)} edge{'s' if len(edges) > 1 else ''}, part {segment + 1})"
+
+
+def _plain_phrase(tile: TileType, rot: int, segment: int) -> str:
     seg = tile.segments[segment]
     q = rot // 90
     kind = FEATURE_WORDS.get(seg.kind, seg.kind)
@@ -56,7 +77,7 @@ def feature_phrase(tile: TileType, rot: int, segment: int) -> str:
         halves = [(h + 2 * q) % 8 for _, h in seg.halves]
         vx = sum(_HALF_POINTS[h][0] for h in halves)
         vy = sum(_HALF_POINTS[h][1] for h in halves)
-        size = "big " if len(halves) >= 6 else ("small " if len(halves) <= 1 else "")
+        size = "big " if len(halves) >= 6 else ("small " if len(halves) <= 2 else "")
         where = _compass(vx, vy)
         return f"the {size}{kind} to the {where}" if where else f"the {size}{kind} around the tile"
     dirs = sorted({(d + q) % 4 for _, d in seg.edges})

@@ -46,7 +46,10 @@ def turn_png(record: Record, legal: dict[str, str] | None) -> bytes:
     from renderer import board
 
     game = _game(record)
-    cells = {tuple(map(int, k.split(","))): v for k, v in (legal or {}).items()}
+    cells: dict[tuple[int, int], str] = {}
+    for key, label in (legal or {}).items():
+        x, y = key.split(",")
+        cells[(int(x), int(y))] = label
     render = getattr(board, "render_turn", None) or board.render_board
     return board.png_bytes(render(game, legal=cells or None))
 

@@ -72,7 +72,7 @@ class CastleChoice(Step):
             return
         castle_id = move.get("castle")
         hand = _state(game)["hands"].get(game.current, [])
-        if castle_id not in hand:
+        if not isinstance(castle_id, str) or castle_id not in hand:
             held = ", ".join(tile_name(c) for c in hand) or "none"
             raise IllegalMove(f"you do not hold {str(castle_id)[:40]!r}; your castles: {held}")
         tile = TILE_TYPES[castle_id]

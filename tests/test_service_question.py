@@ -1,0 +1,105 @@
+"""The service's question: whole random games played only through ask/pick (what every
+front end does), for each set family, and /carc place's shortcut (picks_for)."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from engine.record import load
+from service import Ask, GameService, LobbyOptions, PlayResult, ServiceError
+from storage import Store, open_database
+from tests.helpers import Clock
+
+FAMILIES = [
+    ["base"],
+    ["base", "river1", "river2", "castles", "ferries", "toll"],
+    ["base", "wheel", "castles", "ferries", "toll"],
+]
+
+
+@pytest.fixture
+async def service(tmp_path):
+    db = await open_database(tmp_path / "q.db")
+    seeds = itertools.count(11)
+    yield GameService(Store(db), clock=Clock(), new_seed=lambda: next(seeds))
+    await db.close()
+
+
+async def start(service: GameService, sets: list[str], humans: int, computers: int) -> int:
+    lobby = await service.create_lobby("u0", "Ann", LobbyOptions(sets=sets, max_players=humans + computers, turn_limit=0))
+    for i in range(1, humans):
+        await service.join(lobby.id, f"u{i}", f"P{i}")
+    for _ in range(computers):
+        await service.add_ai(lobby.id, "u0")
+    await service.start(lobby.id, "u0")
+    return lobby.id
+
+
+@pytest.mark.parametrize("sets", FAMILIES, ids=lambda s: "+".join(s))
+@pytest.mark.parametrize("humans,computers", [(2, 0), (3, 1), (5, 0)])
+async def test_random_games_through_ask_and_pick_reach_the_end(service, sets, humans, computers):
+    game_id = await start(service, sets, humans, computers)
+    rng = random.Random(hash((tuple(sets), humans)) & 0xFFFF)
+    decisions = 0
+    view = await service.turn(game_id)
+    while not view.finished:
+        picks: list[int] = []
+        while True:
+            ask = await service.ask(game_id, view.user_id, picks, view.version)
+            assert isinstance(ask, Ask) and ask.question is not None and not ask.done
+            assert ask.question.player == view.player
+            options = ask.question.moves()
+            picks.append(rng.randrange(len(options)))
+            answer = await service.pick(game_id, view.user_id, picks, view.version)
+            if isinstance(answer, PlayResult):
+                break
+            assert answer.moves[: len(picks)] == answer.moves
+        decisions += 1
+        assert all(isinstance(line, str) and line for line in answer.lines)
+        view = answer.turn
+    record = await service.export(game_id)
+    game, _events, error = load(record)
+    assert error is None and game.finished and decisions > 10
+    assert view.scores == game.score_table()
+
+
+async def test_stale_picks_and_foreign_users_change_nothing(service):
+    game_id = await start(service, ["base"], 2, 0)
+    view = await service.turn(game_id)
+    other = "u1" if view.user_id == "u0" else "u0"
+    with pytest.raises(ServiceError, match="turn, not yours"):
+        await service.ask(game_id, other, [], view.version)
+    with pytest.raises(ServiceError, match="no longer on offer"):
+        await service.ask(game_id, view.user_id, [10_000], view.version)
+    with pytest.raises(ServiceError):
+        await service.ask(game_id, view.user_id, [0], view.version + 1)  # a version from the future
+    assert (await service.turn(game_id)).version == view.version
+
+
+async def test_picks_for_a_cell_rotation_and_spot_number(service):
+    game_id = await start(service, ["base"], 2, 0)
+    view = await service.turn(game_id)
+    (cell, rots), *_ = view.placements.items()
+    picks = await service.picks_for(game_id, view.user_id, cell, rots[0], "1")
+    ask = await service.ask(game_id, view.user_id, picks[:1])
+    assert ask.question is not None and ask.question.kind == "figure"
+    assert ask.spot_numbers[picks[1]] == 1  # spot 1 on the preview
+    result = await service.pick(game_id, view.user_id, picks, view.version)
+    assert isinstance(result, PlayResult)
+    placed = result.events[0]
+    assert placed["type"] == "tile_placed" and (placed["x"], placed["y"]) == cell
+    assert any(e["type"] == "meeple_placed" for e in result.events)
+
+
+@pytest.mark.parametrize("spot", ["²", "9" * 5000, "x" * 6000, "99"])
+async def test_bad_spots_are_refused_clearly(service, spot):
+    game_id = await start(service, ["base"], 2, 0)
+    view = await service.turn(game_id)
+    (cell, rots), *_ = view.placements.items()
+    with pytest.raises(ServiceError) as caught:
+        await service.picks_for(game_id, view.user_id, cell, rots[0], spot)
+    assert len(str(caught.value)) <= 1500
+    assert (await service.turn(game_id)).version == view.version
