@@ -191,3 +191,43 @@ def test_random_castle_games_replay():
             game.apply(ai.choose(game))
         replayed, _, error = load(game.to_json())
         assert error is None and replayed.scores == game.scores
+
+
+def test_a_player_whose_discarded_tile_empties_the_bag_may_still_place_a_castle():
+    # Ann closes the start tile's city with base.E; Bob draws base.C (a walled city), which then
+    # fits nowhere and leaves the game: the bag is empty, but Bob may still place his castle.
+    hands = {"Ann": ["castles.konigstein"], "Bob": ["castles.konradsheim"]}
+    game = Game(["Ann", "Bob"], list(SETS), pool=["base.E", "base.C"], castles=hands)
+    game.apply({"type": "draw"})
+    game.apply(tile(0, -1, 180))
+    game.apply(PASS)
+    assert game.player_name == "Bob" and game.step == "draw"
+    events = game.apply({"type": "draw"})
+    assert {"type": "tile_discarded", "tile": "base.C"} in events and game.bag_left == 0
+    assert not game.finished and game.player_name == "Bob" and game.step == "draw"
+    moves = game.legal_moves()
+    assert moves and all(m["type"] == "castle" and m["castle"] == "castles.konradsheim" for m in moves)
+    question = game.question()
+    assert question is not None and question.prompt == "place one of your castles (the bag is empty)"
+    events = game.apply(moves[0])
+    assert events[0]["type"] == "tile_placed" and events[0]["tile"] == "castles.konradsheim"
+    assert game.state["castles"]["hands"][1] == []
+
+
+def test_no_castle_while_river_tiles_remain():
+    hands = {"Ann": ["castles.konigstein"], "Bob": ["castles.konradsheim"]}
+    game = Game(["Ann", "Bob"], ["base", "river1", "castles"], seed=4, castles=hands)
+    river_turns = 0
+    while any(t.startswith("river1.") for t in game.remaining_tiles()) or (
+        game.drawn and game.drawn.id.startswith("river1.")
+    ):
+        assert game.step != "draw"  # no draw-or-castle choice during the river
+        with pytest.raises(IllegalMove):
+            game.apply({"type": "castle", "castle": "castles.konigstein", "x": 0, "y": 1, "rot": 0})
+        game.apply(game.legal_moves()[0])
+        river_turns += 1
+    assert river_turns >= 10
+    # The river is done: castle holders choose again at the start of their turns.
+    while game.step not in ("draw",) and not game.finished:
+        game.apply(game.legal_moves()[-1])
+    assert game.step == "draw" and any(m["type"] == "castle" for m in game.legal_moves())

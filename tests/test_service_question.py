@@ -29,7 +29,9 @@ async def service(tmp_path):
 
 
 async def start(service: GameService, sets: list[str], humans: int, computers: int) -> int:
-    lobby = await service.create_lobby("u0", "Ann", LobbyOptions(sets=sets, max_players=humans + computers, turn_limit=0))
+    lobby = await service.create_lobby(
+        "u0", "Ann", LobbyOptions(sets=sets, max_players=humans + computers, turn_limit=0)
+    )
     for i in range(1, humans):
         await service.join(lobby.id, f"u{i}", f"P{i}")
     for _ in range(computers):

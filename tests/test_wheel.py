@@ -186,3 +186,24 @@ def test_the_event_stands_when_the_icon_tile_then_fits_nowhere(monkeypatch):
     assert {"type": "tile_discarded", "tile": "wheel.B.1"} in events
     assert crown_scores(events) == [("taxes", {"Ann": 6})]
     assert game.drawn.id == "base.B" and game.player_name == "Bob"
+
+
+def test_plague_accepts_any_name_of_the_followers_feature():
+    pool = ["base.B", "base.U", "base.B", "wheel.F.3", "base.B", "wheel.A.2", "base.B"]
+    game, _ = play(
+        pool,
+        [
+            tile(0, 4), meeple("crown:plague"),
+            tile(1, -1, 90), meeple("road:N"),  # Bob's thief on a road running north-south
+            tile(3, 4), meeple("cloister"),
+            tile(1, 4, 90), meeple("city:N"),
+            tile(-1, 0), PASS,
+        ],
+        sets=SETS,
+    )  # fmt: skip
+    assert game.step == "plague" and game.players[game.actor] == "Bob"
+    with pytest.raises(IllegalMove, match="has no 'road:E' there"):
+        game.apply({"type": "remove", "x": 1, "y": -1, "at": "road:E", "player": "Bob"})
+    events = game.apply({"type": "remove", "x": 1, "y": -1, "at": "road:S", "player": "Bob"})
+    assert events == [{"type": "plague", "player": "Bob", "x": 1, "y": -1, "at": "road:N"}]
+    assert game.players[game.actor] == "Ann"
