@@ -14,19 +14,61 @@ class BadRecord(ValueError):
     """A record that is not a well-formed game record (exit status 2 in the replay)."""
 
 
+MAX_PLAYERS = 6
+MAX_NAME = 100  # characters in a player name, a set name, a tile id or any move field
+MAX_NUMBER = 10**6  # coordinates and rotations; anything bigger is no board
+MAX_SEED = 2**64
+MOVE_FIELDS_INT = ("x", "y", "rot")
+
+
+def _clip(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:59] + "…"
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _names(value: Any, what: str, limit: int | None = None) -> list[str]:
+    if not isinstance(value, list) or not all(isinstance(v, str) and 0 < len(v) <= MAX_NAME for v in value):
+        raise BadRecord(f'"{what}" must be a list of names')
+    if limit is not None and len(value) > limit:
+        raise BadRecord(f'"{what}" holds more than {limit} entries')
+    return value
+
+
+def _check_move(i: int, move: Any, players: list[str]) -> None:
+    if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+        raise BadRecord(f'move {i} is not an object with a "type"')
+    for key, value in move.items():
+        if not isinstance(key, str) or len(key) > 32:
+            raise BadRecord(f"move {i}: bad field name {_clip(key)}")
+        if _is_int(value):
+            if abs(value) > MAX_NUMBER:
+                raise BadRecord(f"move {i}: {key} is out of range")
+        elif not isinstance(value, str) or len(value) > MAX_NAME:
+            raise BadRecord(f"move {i}: {key} must be a whole number or a short text, not {_clip(value)}")
+    for key in MOVE_FIELDS_INT:
+        if key in move and not _is_int(move[key]):
+            raise BadRecord(f"move {i}: {key} must be a whole number")
+    for key in ("tile", "castle"):
+        if key in move and move[key] not in TILE_TYPES:
+            raise BadRecord(f"move {i}: unknown tile id {_clip(move[key])}")
+    if "player" in move and move["player"] not in players:
+        raise BadRecord(f"move {i}: unknown player {_clip(move['player'])}")
+
+
 def check(record: Any) -> None:
     """Raise BadRecord unless ``record`` has the shape of RECORD.md."""
     if not isinstance(record, dict):
         raise BadRecord("a record is a JSON object")
     if record.get("format", 1) != 1:
         raise BadRecord(f"unsupported record format {record.get('format')!r}")
-    players = record.get("players")
-    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-        raise BadRecord('"players" must be a list of names')
-    sets = record.get("sets", ["base"])
-    if not isinstance(sets, list) or not all(isinstance(s, str) for s in sets):
-        raise BadRecord('"sets" must be a list of set names')
-    if not isinstance(record.get("seed", 0), int) or isinstance(record.get("seed", 0), bool):
+    players = _names(record.get("players"), "players", MAX_PLAYERS)
+    _names(record.get("sets", ["base"]), "sets", 16)
+    seed = record.get("seed", 0)
+    if not _is_int(seed) or abs(seed) > MAX_SEED:
         raise BadRecord('"seed" must be an integer')
     pool = record.get("pool")
     if pool is not None and (not isinstance(pool, list) or not all(isinstance(t, str) for t in pool)):
@@ -37,20 +79,14 @@ def check(record: Any) -> None:
             raise BadRecord('"castles" must map player names to lists of castle ids')
         for name, hand in castles.items():
             if name not in players:
-                raise BadRecord(f"unknown player {name!r} in castles")
+                raise BadRecord(f"unknown player {_clip(name)} in castles")
             if not isinstance(hand, list) or not all(isinstance(t, str) and t in TILE_TYPES for t in hand):
-                raise BadRecord(f"bad castle hand for {name!r}")
+                raise BadRecord(f"bad castle hand for {_clip(name)}")
     moves = record.get("moves", [])
     if not isinstance(moves, list):
         raise BadRecord('"moves" must be a list')
     for i, move in enumerate(moves):
-        if not isinstance(move, dict) or not isinstance(move.get("type"), str):
-            raise BadRecord(f'move {i} is not an object with a "type"')
-        for key in ("tile", "castle"):
-            if key in move and move[key] not in TILE_TYPES:
-                raise BadRecord(f"move {i}: unknown tile id {move[key]!r}")
-        if "player" in move and move["player"] not in players:
-            raise BadRecord(f"move {i}: unknown player {move['player']!r}")
+        _check_move(i, move, players)
 
 
 def new_game(record: Record) -> Game:
@@ -66,6 +102,8 @@ def new_game(record: Record) -> Game:
         )
     except BadSetup as exc:
         raise BadRecord(str(exc)) from None
+    except (TypeError, ValueError, KeyError, IndexError) as exc:  # a setup the engine cannot even check
+        raise BadRecord(f"impossible setup ({type(exc).__name__})") from None
 
 
 def load(record: Record) -> tuple[Game, list[dict[str, Any]], tuple[int, str] | None]:
@@ -80,4 +118,7 @@ def load(record: Record) -> tuple[Game, list[dict[str, Any]], tuple[int, str] | 
             events += game.apply(move)
         except IllegalMove as exc:
             return game, events, (i, str(exc))
+        except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
+            # A well-formed move the engine's checks did not foresee: the record is unusable.
+            raise BadRecord(f"move {i} cannot be applied ({type(exc).__name__})") from None
     return game, events, None

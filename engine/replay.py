@@ -34,19 +34,34 @@ def summary(record: Any) -> tuple[dict[str, Any], int]:
     return out, 0
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
+    """Replay the file named in ``argv``; prints one JSON object, never a traceback."""
+    try:
+        return _main(sys.argv[1:] if argv is None else argv)
+    except Exception as exc:  # last resort: the output stays one JSON object
+        print(json.dumps({"ok": False, "error": f"cannot replay this record ({type(exc).__name__})"}))
+        return 2
+
+
+def _main(args: list[str]) -> int:
     if len(args) != 1:
         print(json.dumps({"ok": False, "error": "usage: python -m engine.replay RECORD.json"}))
         return 2
     try:
         with open(args[0], encoding="utf-8") as fh:
-            record = json.load(fh)
+            record = json.load(fh, parse_constant=_no_constant)  # NaN and Infinity are not JSON
     except OSError as exc:
         print(json.dumps({"ok": False, "error": f"cannot read {args[0]}: {exc.strerror}"}))
         return 2
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        print(json.dumps({"ok": False, "error": f"not valid JSON: {exc}"}))
+    except RecursionError:
+        print(json.dumps({"ok": False, "error": "not valid JSON: nested too deeply"}))
+        return 2
+    except ValueError as exc:  # JSONDecodeError, UnicodeDecodeError, numbers over 4,300 digits
+        print(json.dumps({"ok": False, "error": f"not valid JSON: {str(exc)[:200]}"}))
         return 2
     out, status = summary(record)
     print(json.dumps(out))

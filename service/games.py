@@ -10,10 +10,14 @@ both count.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import random
 import secrets
+import uuid
+import weakref
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -25,8 +29,11 @@ from engine.expansions.castles import CASTLE_IDS
 from engine.game import check_sets
 from engine.moves import Question
 from engine.record import BadRecord, load
+from service import validate
 from service.announce import announce
+from service.validate import ServiceError
 from storage import Conflict, GameRow, NotFound, Store
+from storage.store import Corrupted, Loaded
 
 log = logging.getLogger(__name__)
 
@@ -35,10 +42,8 @@ TIMEOUT_POLICIES = ("skip", "forfeit")
 CASTLE_MODES = ("dealt", "chosen")
 AI_PREFIX = "ai:"
 AUTO_USER = "auto"  # who the log credits for moves made on an absent player's behalf
-
-
-class ServiceError(Exception):
-    """Something a user asked for that cannot be done; the message says why."""
+CACHE_SIZE = 2000  # replayed games kept in memory (least recently used go first)
+LEASE_TTL = timedelta(minutes=5)  # a clock whose holder has not ticked for this long is free
 
 
 class AlreadyPlayed(ServiceError):
@@ -47,6 +52,30 @@ class AlreadyPlayed(ServiceError):
 
 class GameCorrupted(ServiceError):
     """A game whose stored rows cannot be replayed. Only that game is affected."""
+
+
+class _GameLock:
+    """A per-game lock the task holding it may take again (loading inside ``play``)."""
+
+    def __init__(self) -> None:
+        self._lock = asyncio.Lock()
+        self._owner: asyncio.Task[Any] | None = None
+        self._depth = 0
+
+    async def __aenter__(self) -> _GameLock:
+        task = asyncio.current_task()
+        if self._owner is not None and self._owner is task:
+            self._depth += 1
+            return self
+        await self._lock.acquire()
+        self._owner, self._depth = task, 1
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._depth -= 1
+        if self._depth == 0:
+            self._owner = None
+            self._lock.release()
 
 
 def utcnow() -> datetime:
@@ -172,14 +201,37 @@ class GameService:
         self.store = store
         self.clock = clock
         self.new_seed = new_seed  # seeds of new games (tests make them predictable)
-        self._games: dict[int, tuple[int, Game]] = {}  # id -> (version, replayed game)
-        self._locks: dict[int, asyncio.Lock] = {}
+        # id -> (version, replayed game) of running games, least recently used first
+        self._games: OrderedDict[int, tuple[int, Game]] = OrderedDict()
+        # A lock lives while someone holds or awaits it; a finished game's lock goes away.
+        self._locks: weakref.WeakValueDictionary[int, _GameLock] = weakref.WeakValueDictionary()
+        self.instance_id = f"{uuid.uuid4().hex[:12]}"  # this process, for the clock's lease
+        self._failing: dict[int, str] = {}  # game id -> the failure the clock last reported
+        self._lease_holder: str | None = None  # the other instance holding the clock, once warned
         # Set by the league service: who may sit in a league game, and what to do when one ends.
         self.member_check: Callable[[int, str], Awaitable[bool]] | None = None
         self.finished_listeners: list[Callable[[int], Awaitable[Any]]] = []
 
-    def _lock(self, game_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(game_id, asyncio.Lock())
+    def _lock(self, game_id: int) -> _GameLock:
+        lock = self._locks.get(game_id)
+        if lock is None:
+            lock = self._locks[game_id] = _GameLock()
+        return lock
+
+    def _cache(self, game_id: int, version: int, game: Game, running: bool) -> None:
+        if not running:
+            self._games.pop(game_id, None)  # finished and aborted games leave memory
+            return
+        self._games[game_id] = (version, game)
+        self._games.move_to_end(game_id)
+        while len(self._games) > CACHE_SIZE:
+            self._games.popitem(last=False)
+
+    @staticmethod
+    def _authorize(row: GameRow, guild_id: str | None) -> None:
+        """An action on a game comes from that game's server (None: an offline front end)."""
+        if guild_id is not None and row.guild_id != guild_id:
+            raise ServiceError(f"there is no game #{row.id} in this server")
 
     # ------------------------------------------------------------------ lobbies
     async def create_lobby(
@@ -195,11 +247,18 @@ class GameService:
             await self.store.add_seat(game_id, creator_id, creator_name, False, now, opts.max_players)
         return await self.store.get_game(game_id)
 
-    async def lobby(self, game_id: int) -> GameRow:
+    async def lobby(self, game_id: int, *, guild_id: str | None = None) -> GameRow:
+        """The game's row and seats (any status); ``guild_id``: the server asking, if any."""
+        game_id = validate.game_id(game_id)
+        guild_id = validate.guild_id(guild_id)
         try:
-            return await self.store.get_game(game_id)
+            row = await self.store.get_game(game_id)
         except NotFound as exc:
             raise ServiceError(str(exc)) from None
+        except Corrupted as exc:
+            raise GameCorrupted(str(exc)) from None
+        self._authorize(row, guild_id)
+        return row
 
     async def join(self, game_id: int, user_id: str, name: str) -> GameRow:
         row = await self.lobby(game_id)
@@ -339,61 +398,111 @@ class GameService:
                 hands[name], left = left[:size], left[size:]
         return hands
 
-    async def abort(self, game_id: int, by_user: str, is_manager: bool) -> GameRow:
-        row = await self.lobby(game_id)
-        if not is_manager and by_user != row.creator_id:
-            raise ServiceError("only a server manager or the lobby's creator can abort a game")
-        try:
-            await self.store.finish(game_id, "aborted", None, self.clock())
-        except Conflict as exc:
-            raise ServiceError(str(exc)) from None
-        self._games.pop(game_id, None)
-        return await self.lobby(game_id)
+    async def abort(
+        self, game_id: int, by_user: str, is_manager: bool, *, guild_id: str | None = None
+    ) -> GameRow:
+        """Stop a game for good. ``is_manager``: the user manages the server they act in, which
+        must be the game's (``guild_id``). A lobby's creator may abort it before it starts, and
+        an unrated game while no other human is still playing; a rated game only managers."""
+        game_id = validate.game_id(game_id)
+        by_user = validate.user_id(by_user)
+        async with self._lock(game_id):
+            row = await self.lobby(game_id, guild_id=guild_id)
+            if row.status not in ("lobby", "active"):
+                raise ServiceError(f"game #{game_id} is already over")
+            if not is_manager:
+                if by_user != row.creator_id:
+                    raise ServiceError("only a server manager or the lobby's creator can abort a game")
+                if row.status == "active":
+                    if row.league_id is not None:
+                        raise ServiceError("a league game in progress can only be aborted by a server manager")
+                    others = [s for s in row.seats if not s.is_ai and s.user_id != by_user and s.status == "playing"]
+                    if others:
+                        raise ServiceError(
+                            "other players are still in this game: only a server manager can abort it"
+                            " (you can resign)"
+                        )
+            try:
+                await self.store.finish(game_id, "aborted", None, self.clock())
+            except Conflict as exc:
+                raise ServiceError(str(exc)) from None
+            self._games.pop(game_id, None)
+            return await self.lobby(game_id)
 
     # ------------------------------------------------------------------ loading
-    async def game(self, game_id: int) -> tuple[GameRow, Game]:
-        """The stored row and its replayed game (cached in memory)."""
-        row = await self.lobby(game_id)
-        if row.setup is None:
-            raise ServiceError(f"game #{game_id} has not started yet")
-        cached = self._games.get(game_id)
-        if cached and cached[0] == row.version:
-            return row, cached[1]
-        game = await self._load(row)
-        self._games[game_id] = (row.version, game)
+    async def game(self, game_id: int, *, guild_id: str | None = None) -> tuple[GameRow, Game]:
+        """The stored row and its replayed game, read consistently under the game's lock.
+
+        The game is the cached object: callers clone it before trying moves on it.
+        """
+        game_id = validate.game_id(game_id)
+        guild_id = validate.guild_id(guild_id)
+        async with self._lock(game_id):
+            row, game = await self._load(game_id)
+        self._authorize(row, guild_id)
         return row, game
 
-    async def _load(self, row: GameRow) -> Game:
-        assert row.setup is not None
+    async def _load(self, game_id: int) -> tuple[GameRow, Game]:
+        """One read of row, seats, snapshot and log (bounded by the version read); the cached
+        game when its version is current. Hold the game's lock."""
+        cached = self._games.get(game_id)
+        try:
+            loaded = await self.store.load_game(game_id, cached[0] if cached else None)
+        except NotFound as exc:
+            raise ServiceError(str(exc)) from None
+        except Corrupted as exc:
+            raise GameCorrupted(str(exc)) from None
+        row = loaded.row
+        if row.setup is None:
+            raise ServiceError(f"game #{game_id} has not started yet")
+        if loaded.moves is None and cached is not None:
+            if row.status == "active":
+                self._games.move_to_end(game_id)
+            else:
+                self._games.pop(game_id, None)
+            return row, cached[1]
+        _check_row(row)
+        game = await self._replay(loaded)
+        self._cache(game_id, row.version, game, row.status == "active")
+        return row, game
+
+    async def _replay(self, loaded: Loaded) -> Game:
+        """Rebuild the game from its log; the snapshot must agree with the log, which wins."""
+        row = loaded.row
+        assert row.setup is not None and loaded.moves is not None
+        fail = f"game #{row.id} cannot be loaded"
         record = {k: v for k, v in row.setup.items() if k != "users"}
-        moves: list[Any] = []
-        after = 0
-        snap = await self.store.snapshot(row.id)
-        if snap and snap[1] == ENGINE_VERSION and snap[0] <= row.version:
+        moves: list[dict[str, Any]] = []
+        for seq, _user, text in loaded.moves:
+            if seq != len(moves) + 1:
+                raise GameCorrupted(f"{fail}: move {len(moves) + 1} is missing from its log")
             try:
-                moves = json.loads(snap[2])["moves"]
-                after = snap[0]
-            except (ValueError, KeyError, TypeError):
-                moves, after = [], 0  # a broken cache: the log is the truth
-        for seq, _user, text in await self.store.moves(row.id, after):
-            try:
-                moves.append(json.loads(text))
-            except ValueError:
-                raise GameCorrupted(f"game #{row.id} cannot be loaded: move {seq} is not valid JSON") from None
+                move = json.loads(text)
+            except (TypeError, ValueError, RecursionError):
+                raise GameCorrupted(f"{fail}: move {seq} is not valid JSON") from None
+            if not isinstance(move, dict):
+                raise GameCorrupted(f"{fail}: move {seq} is not a move object")
+            moves.append(move)
         if len(moves) != row.version:
-            raise GameCorrupted(f"game #{row.id} cannot be loaded: {len(moves)} moves stored, {row.version} expected")
+            raise GameCorrupted(f"{fail}: its log holds {len(moves)} of its {row.version} moves")
         record["moves"] = moves
         try:
             game, _events, error = load(record)
         except BadRecord as exc:
-            raise GameCorrupted(f"game #{row.id} cannot be loaded: {exc}") from None
+            raise GameCorrupted(f"{fail}: {validate.clip(str(exc), 200)}") from None
+        except Exception:  # the engine choking on stored data must stay this game's problem
+            log.exception("replaying game #%s", row.id)
+            raise GameCorrupted(f"{fail}: its record does not replay") from None
         if error is not None:
-            raise GameCorrupted(f"game #{row.id} cannot be loaded: move {error[0] + 1}: {error[1]}")
+            raise GameCorrupted(f"{fail}: move {error[0] + 1}: {validate.clip(error[1], 200)}")
+        if loaded.snapshot is not None and not _snapshot_agrees(loaded.snapshot, record):
+            log.warning("game #%s: its snapshot disagrees with its log; the log wins", row.id)
+            await self.store.replace_snapshot(row.id, row.version, ENGINE_VERSION, json.dumps(game.to_json()))
         return game
 
     # ------------------------------------------------------------------ turns
-    async def turn(self, game_id: int) -> TurnView:
-        row, game = await self.game(game_id)
+    async def turn(self, game_id: int, *, guild_id: str | None = None) -> TurnView:
+        row, game = await self.game(game_id, guild_id=guild_id)
         return self._view(row, game)
 
     def _view(self, row: GameRow, game: Game, version: int | None = None) -> TurnView:
@@ -426,9 +535,15 @@ class GameService:
             deadline=started + timedelta(seconds=limit) if started and limit and not finished else None,
         )
 
-    async def options_after(self, game_id: int, user_id: str, version: int, draft: list[dict[str, Any]]) -> TurnView:
-        """The turn as it would stand once the draft moves are made (tried on a copy)."""
-        row, game = await self.game(game_id)
+    async def options_after(
+        self, game_id: int, user_id: str, version: int, draft: list[dict[str, Any]], *, guild_id: str | None = None
+    ) -> TurnView:
+        """What the player is asked next once the draft moves are made (tried on a copy).
+
+        The panel builds a turn step by step this way, then confirms it with ``play``.
+        """
+        user_id, version, draft = validate.user_id(user_id), validate.version(version), validate.draft(draft)
+        row, game = await self.game(game_id, guild_id=guild_id)
         self._check_turn(row, game, user_id, version)
         trial = game.clone()
         try:
@@ -438,12 +553,17 @@ class GameService:
             raise ServiceError(str(exc)) from None
         return self._view(row, trial, version)
 
-    async def ask(self, game_id: int, user_id: str, picks: list[int], version: int | None = None) -> Ask:
+    async def ask(
+        self, game_id: int, user_id: str, picks: list[int], version: int | None = None, *, guild_id: str | None = None
+    ) -> Ask:
         """What the user must decide now, after the picks made so far this turn
         (every front end renders this answer; none re-derives the turn)."""
-        row, game = await self.game(game_id)
+        user_id, version = validate.user_id(user_id), validate.version(version)
+        if not isinstance(picks, list | tuple) or len(picks) > validate.MAX_MOVES:
+            raise validate.InvalidInput("picks must be a short list of option numbers")
+        row, game = await self.game(game_id, guild_id=guild_id)
         self._check_turn(row, game, user_id, version)
-        return self._ask(row, game, picks)
+        return self._ask(row, game, list(picks))
 
     def _ask(self, row: GameRow, game: Game, picks: list[int]) -> Ask:
         trial = game.clone()
@@ -476,13 +596,15 @@ class GameService:
         """Whether the decision of ``actor`` in ``turn`` is complete on this copy."""
         return game.finished or game.turn != turn or game.actor != actor
 
-    async def pick(self, game_id: int, user_id: str, picks: list[int], version: int | None = None) -> PlayResult | Ask:
+    async def pick(
+        self, game_id: int, user_id: str, picks: list[int], version: int | None = None, *, guild_id: str | None = None
+    ) -> PlayResult | Ask:
         """Make the picks: plays them at once when they complete the decision, or when
         the last one draws a tile (a draw is committed: nobody peeks at the bag);
         otherwise returns the next question."""
-        ask = await self.ask(game_id, user_id, picks, version)
+        ask = await self.ask(game_id, user_id, picks, version, guild_id=guild_id)
         if ask.done or (ask.moves and ask.moves[-1]["type"] == "draw"):
-            return await self.play(game_id, user_id, ask.moves, ask.turn.version)
+            return await self.play(game_id, user_id, ask.moves, ask.turn.version, guild_id=guild_id)
         return ask
 
     def _check_turn(self, row: GameRow, game: Game, user_id: str, version: int | None) -> None:
@@ -500,17 +622,18 @@ class GameService:
             raise ServiceError(f"it is {game.players[game.actor]}'s turn, not yours")
 
     async def play(
-        self, game_id: int, user_id: str, moves: list[dict[str, Any]], version: int | None = None
-    ) -> PlayResult:
+        self, game_id: int, user_id: str, moves: list[dict[str, Any]], version: int | None = None,
+        *, guild_id: str | None = None,
+    ) -> PlayResult:  # fmt: skip
         """Play one or more moves of the user's turn, atomically, then any automatic turns.
 
         ``version`` is the game version the player saw; if the game has moved on,
         AlreadyPlayed is raised and nothing changes.
         """
-        if not moves:
-            raise ServiceError("no move given")
+        game_id, user_id = validate.game_id(game_id), validate.user_id(user_id)
+        moves, version = validate.moves(moves), validate.version(version)
         async with self._lock(game_id):
-            row, game = await self.game(game_id)
+            row, game = await self.game(game_id, guild_id=guild_id)
             self._check_turn(row, game, user_id, version)
             trial = game.clone()
             events: list[dict[str, Any]] = []
@@ -526,11 +649,16 @@ class GameService:
         return PlayResult(events, announce(events), await self.turn(game_id))
 
     async def picks_for(
-        self, game_id: int, user_id: str, cell: tuple[int, int], rot: int | None, spot: str | None
-    ) -> list[int]:
+        self, game_id: int, user_id: str, cell: tuple[int, int], rot: int | None, spot: str | None,
+        *, guild_id: str | None = None,
+    ) -> list[int]:  # fmt: skip
         """The picks that ``/carc place``'s cell, rotation and spot stand for (a spot is a
         preview number, or words of an option's label, or "none"); later questions stay open."""
-        ask = await self.ask(game_id, user_id, [])
+        if rot is not None and not validate.is_int(rot):
+            raise validate.InvalidInput("the rotation is one of 0, 90, 180, 270")
+        if spot is not None and not isinstance(spot, str):
+            raise validate.InvalidInput("a spot is a number or words")
+        ask = await self.ask(game_id, user_id, [], guild_id=guild_id)
         question = ask.question
         picks: list[int] = []
         if question is not None and question.kind == "draw":
@@ -551,7 +679,7 @@ class GameService:
         picks.append(next(i for i, m in enumerate(moves) if (m["x"], m["y"], m["rot"]) == (*cell, rot)))
         if spot is None:
             return picks
-        after = await self.ask(game_id, user_id, picks)
+        after = await self.ask(game_id, user_id, picks, guild_id=guild_id)
         if after.question is None or after.question.kind != "figure":
             raise ServiceError("no figure can be placed on that tile this turn")
         picks.append(_match_spot(after, spot))
@@ -565,7 +693,7 @@ class GameService:
         except Conflict:
             self._games.pop(row.id, None)
             raise AlreadyPlayed("that turn has already been played; here is the current one") from None
-        self._games[row.id] = (version, after)
+        self._cache(row.id, version, after, not after.finished)
         if after.finished or version // SNAPSHOT_EVERY > row.version // SNAPSHOT_EVERY:
             record = after.to_json()
             await self.store.save_snapshot(row.id, version, ENGINE_VERSION, json.dumps(record))
@@ -616,36 +744,42 @@ class GameService:
             if on_turn is not None:
                 on_turn(trial, turn_events)
 
-    async def resign(self, game_id: int, user_id: str) -> list[str]:
-        return await self._leave_game(game_id, user_id, "resigned")
+    async def resign(self, game_id: int, user_id: str, *, guild_id: str | None = None) -> list[str]:
+        return await self._leave_game(game_id, user_id, "resigned", guild_id)
 
-    async def kick(self, game_id: int, target_id: str, by_manager: bool) -> list[str]:
+    async def kick(
+        self, game_id: int, target_id: str, by_manager: bool, *, guild_id: str | None = None
+    ) -> list[str]:
+        """Remove a player; ``by_manager``: the caller manages the game's server (``guild_id``)."""
         if not by_manager:
             raise ServiceError("only server managers can remove a player from a game")
-        return await self._leave_game(game_id, target_id, "kicked")
+        return await self._leave_game(game_id, target_id, "kicked", guild_id)
 
-    async def _leave_game(self, game_id: int, user_id: str, status: str) -> list[str]:
-        row = await self.lobby(game_id)
-        if row.status != "active":
-            raise ServiceError(f"game #{game_id} is not running")
-        seat = row.seat_of(user_id)
-        if seat is None or seat.is_ai:
-            raise ServiceError(f"that player is not in game #{game_id}")
-        if seat.status != "playing":
-            raise ServiceError(f"{seat.name} has already left game #{game_id}")
-        await self.store.set_seat_status(game_id, user_id, status)
-        row = await self.lobby(game_id)
-        remaining = [s for s in row.seats if s.status == "playing" and not s.is_ai]
-        lines = [
-            f"{seat.name} {'resigned' if status == 'resigned' else 'was removed'};"
-            " their turns are played automatically."
-        ]
-        if not remaining:
-            await self.store.finish(game_id, "aborted", None, self.clock())
-            self._games.pop(game_id, None)
-            lines.append("No human player is left: the game is abandoned.")
-            return lines
-        events = await self.run_automatic(game_id)
+    async def _leave_game(self, game_id: int, user_id: str, status: str, guild_id: str | None) -> list[str]:
+        game_id, user_id = validate.game_id(game_id), validate.user_id(user_id)
+        async with self._lock(game_id):
+            row = await self.lobby(game_id, guild_id=guild_id)
+            if row.status != "active":
+                raise ServiceError(f"game #{game_id} is not running")
+            seat = row.seat_of(user_id)
+            if seat is None or seat.is_ai:
+                raise ServiceError(f"that player is not in game #{game_id}")
+            if seat.status != "playing":
+                raise ServiceError(f"{seat.name} has already left game #{game_id}")
+            await self.store.set_seat_status(game_id, user_id, status)
+            row = await self.lobby(game_id)
+            remaining = [s for s in row.seats if s.status == "playing" and not s.is_ai]
+            lines = [
+                f"{seat.name} {'resigned' if status == 'resigned' else 'was removed'};"
+                " their turns are played automatically."
+            ]
+            if not remaining:
+                with contextlib.suppress(Conflict):  # ended meanwhile (by another instance)
+                    await self.store.finish(game_id, "aborted", None, self.clock())
+                self._games.pop(game_id, None)
+                lines.append("No human player is left: the game is abandoned.")
+                return lines
+            events = await self.run_automatic(game_id)
         return lines + announce(events)
 
     async def game_for_thread(self, thread_id: str) -> int | None:
@@ -662,73 +796,131 @@ class GameService:
     async def save_player(self, user_id: str, name: str, dm_turns: bool | None = None) -> None:
         await self.store.save_player(user_id, name, self.clock(), dm_turns)
 
-    async def bag(self, game_id: int) -> dict[str, int]:
+    async def bag(self, game_id: int, *, guild_id: str | None = None) -> dict[str, int]:
         """Tiles left in the bag, by tile id."""
-        _row, game = await self.game(game_id)
+        _row, game = await self.game(game_id, guild_id=guild_id)
         counts: dict[str, int] = {}
         for tile_id in game.remaining_tiles():
             counts[tile_id] = counts.get(tile_id, 0) + 1
         return dict(sorted(counts.items()))
 
-    async def export(self, game_id: int) -> dict[str, Any]:
+    async def export(self, game_id: int, *, guild_id: str | None = None) -> dict[str, Any]:
         """The game's record (RECORD.md), replayable with ``python -m engine.replay``."""
-        _row, game = await self.game(game_id)
+        _row, game = await self.game(game_id, guild_id=guild_id)
         return game.to_json()
 
     async def games(
         self, user_id: str | None = None, guild_id: str | None = None, status: str | None = None
     ) -> list[GameRow]:
+        """The games of a user and/or a server; a damaged row is left out (and logged), so one
+        corrupted game never hides the others."""
+        user_id = None if user_id is None else validate.user_id(user_id)
+        guild_id = validate.guild_id(guild_id)
+        if status is not None and status not in ("lobby", "active", "finished", "aborted"):
+            raise ServiceError(f"unknown game status {validate.clip(status, 30)}")
         ids = await self.store.game_ids(status=status, guild_id=guild_id, user_id=user_id)
-        return [await self.store.get_game(i) for i in ids]
+        rows: list[GameRow] = []
+        for found in await self.store.get_games(ids):
+            if isinstance(found, Corrupted):
+                log.warning("listing games: %s", found)
+            else:
+                rows.append(found)
+        return rows
 
     # ------------------------------------------------------------------ deadlines
     async def tick(self) -> list[Notice]:
         """Send due reminders and apply the timeout policy to expired turns.
 
         Call it periodically; after a restart it catches up on everything that
-        expired while the process was down (each expired turn once).
+        expired while the process was down (each expired turn once). It never raises: a game
+        that fails is logged (once per distinct failure) and the others go on. Only the
+        instance holding the clock's lease ticks; another one over the same database waits.
         """
+        try:
+            holder = await self.store.take_clock_lease(self.instance_id, self.clock(), LEASE_TTL)
+        except Exception:
+            log.exception("the deadline clock cannot reach the database")
+            return []
+        if holder is not None:
+            if self._lease_holder != holder:
+                log.warning(
+                    "another bot instance (%s) runs the deadline clock over this database; this one (%s)"
+                    " does not tick while that one is alive. Run one instance per database.",
+                    holder, self.instance_id,
+                )  # fmt: skip
+                self._lease_holder = holder
+            return []
+        self._lease_holder = None
         now = self.clock()
+        try:
+            game_ids = await self.store.game_ids(status="active")
+        except Exception:
+            log.exception("the deadline clock cannot list the games")
+            return []
         notices: list[Notice] = []
-        for game_id in await self.store.game_ids(status="active"):
+        for game_id in game_ids:
             try:
-                row, game = await self.game(game_id)
-            except ServiceError:
-                continue  # a corrupted game is reported when someone opens it
-            limit = row.options.get("turn_limit", 0)
-            if not limit or row.turn_started_at is None or game.finished:
+                notice = await self._tick_game(game_id, now)
+            except Exception as exc:
+                self._clock_failed(game_id, exc)
                 continue
+            self._failing.pop(game_id, None)
+            if notice is not None:
+                notices.append(notice)
+        return notices
+
+    def _clock_failed(self, game_id: int, exc: Exception) -> None:
+        what = f"{type(exc).__name__}: {exc}"
+        if self._failing.get(game_id) == what:
+            return  # reported already; a game broken for days is not logged every minute
+        self._failing[game_id] = what
+        if isinstance(exc, ServiceError):
+            log.warning("deadline clock: game #%s skipped: %s", game_id, exc)
+        else:
+            log.error("deadline clock: game #%s failed", game_id, exc_info=exc)
+
+    async def _tick_game(self, game_id: int, now: datetime) -> Notice | None:
+        async with self._lock(game_id):
+            row, game = await self._load(game_id)
+            limit = row.options.get("turn_limit", 0)
+            if row.status != "active" or not limit or row.turn_started_at is None or game.finished:
+                return None
             users = row.setup["users"]  # type: ignore[index]
             actor_id, actor = users[game.actor], game.players[game.actor]
             deadline = row.turn_started_at + timedelta(seconds=limit)
             if now >= deadline:
                 lines = await self._time_out(row, game)
-                notices.append(Notice("timeout", game_id, actor_id, actor, lines, await self.turn(game_id)))
-            elif not row.reminded and now >= row.turn_started_at + timedelta(seconds=limit * 3 / 4):
-                if await self.store.mark_reminded(game_id, row.version):
-                    left = deadline - now
-                    lines = [f"{actor}, your turn in game #{game_id} ends in {_duration(left)}."]
-                    notices.append(Notice("reminder", game_id, actor_id, actor, lines))
-        return notices
+                if lines is None:
+                    return None  # the player moved just in time (in another instance)
+                return Notice("timeout", game_id, actor_id, actor, lines, await self.turn(game_id))
+            due = now >= row.turn_started_at + timedelta(seconds=limit * 3 / 4)
+            if not row.reminded and due and await self.store.mark_reminded(game_id, row.version):
+                lines = [f"{actor}, your turn in game #{game_id} ends in {_duration(deadline - now)}."]
+                return Notice("reminder", game_id, actor_id, actor, lines)
+            return None
 
-    async def _time_out(self, row: GameRow, game: Game) -> list[str]:
+    async def _time_out(self, row: GameRow, game: Game) -> list[str] | None:
+        """Apply the timeout policy to the turn at ``row.version``, under the game's lock.
+
+        Both policies are versioned writes: a move that got in first wins (None is returned),
+        and a forfeit makes any later move of that player fail, so never both count.
+        """
         users = row.setup["users"]  # type: ignore[index]
         actor_id, actor = users[game.actor], game.players[game.actor]
         if row.options.get("timeout_policy") == "forfeit":
-            await self.store.set_seat_status(row.id, actor_id, "forfeited")
+            if not await self.store.set_seat_status(row.id, actor_id, "forfeited", expected_version=row.version):
+                return None
             lines = [f"{actor} ran out of time and forfeits game #{row.id}; their turns are played automatically."]
             return lines + announce(await self.run_automatic(row.id))
-        async with self._lock(row.id):
-            row, game = await self.game(row.id)
-            trial = game.clone()
-            events: list[dict[str, Any]] = []
-            start_turn, start_actor = trial.turn, trial.actor
-            while not trial.finished and trial.turn == start_turn and trial.actor == start_actor:
-                events += trial.apply(automatic_move(trial))
-            try:
-                await self._commit(row, game, trial, [(AUTO_USER, m) for m in trial.moves[len(game.moves) :]])
-            except AlreadyPlayed:
-                return []  # the player moved just in time
+        trial = game.clone()
+        events: list[dict[str, Any]] = []
+        start_turn, start_actor = trial.turn, trial.actor
+        while not trial.finished and trial.turn == start_turn and trial.actor == start_actor:
+            events += trial.apply(automatic_move(trial))
+        try:
+            await self._commit(row, game, trial, [(AUTO_USER, m) for m in trial.moves[len(game.moves) :]])
+        except AlreadyPlayed:
+            return None
         lines = [f"{actor} ran out of time: the turn was played automatically (no figure)."]
         return lines + announce(events) + announce(await self.run_automatic(row.id))
 
@@ -792,3 +984,39 @@ def _duration(delta: timedelta) -> str:
     if minutes < 120:
         return f"{minutes} minutes"
     return f"{minutes // 60} hours"
+
+
+def _check_row(row: GameRow) -> None:
+    """The fields of a started game that the service relies on, checked once at load."""
+    fail = f"game #{row.id} cannot be loaded"
+    setup = row.setup or {}
+    players, users = setup.get("players"), setup.get("users")
+    if not isinstance(players, list) or not isinstance(users, list) or not all(isinstance(u, str) for u in users):
+        raise GameCorrupted(f"{fail}: its setup has no players or user ids")
+    if len(users) != len(players):
+        raise GameCorrupted(f"{fail}: its setup has {len(users)} user ids for {len(players)} players")
+    missing = [u for u in users if row.seat_of(u) is None]
+    if missing:
+        raise GameCorrupted(f"{fail}: {len(missing)} of its seats are missing")
+    limit = row.options.get("turn_limit", 0)
+    if not validate.is_int(limit) or limit < 0:
+        raise GameCorrupted(f"{fail}: its turn limit is not a number of seconds")
+    if row.options.get("timeout_policy", "skip") not in TIMEOUT_POLICIES:
+        raise GameCorrupted(f"{fail}: its timeout policy is unknown")
+
+
+def _snapshot_agrees(snapshot: tuple[int, str, str], record: dict[str, Any]) -> bool:
+    """Whether a snapshot is the record's prefix: same setup, same first ``seq`` moves."""
+    seq, engine_version, text = snapshot
+    moves = record["moves"]
+    if not isinstance(seq, int) or not 0 <= seq <= len(moves):
+        return False
+    try:
+        state = json.loads(text)
+    except (TypeError, ValueError, RecursionError):
+        return False
+    if not isinstance(state, dict) or state.get("moves") != moves[:seq]:
+        return False
+    if engine_version != ENGINE_VERSION:
+        return True  # another engine's snapshot: its setup fields may differ, its moves may not
+    return all(state.get(k) == v for k, v in record.items() if k != "moves")

@@ -118,4 +118,16 @@ MIGRATIONS: list[tuple[int, str]] = [
         CREATE INDEX games_league ON games (league_id);
         """,
     ),
+    (
+        3,
+        """
+        -- Who runs the deadline clock: one row, renewed by its holder at every tick. A second
+        -- process over the same database sees a fresh lease held by another and does not tick.
+        CREATE TABLE clock_lease (
+            id         INTEGER PRIMARY KEY CHECK (id = 1),
+            holder     TEXT NOT NULL,
+            heartbeat  TEXT NOT NULL
+        );
+        """,
+    ),
 ]

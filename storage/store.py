@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from storage.database import Database
@@ -27,12 +28,33 @@ class Conflict(RuntimeError):
     """The game changed since the caller looked (another move won), or is in the wrong state."""
 
 
+class Corrupted(ValueError):
+    """A stored row that cannot be read as what it should be (bad JSON, wrong type, bad time)."""
+
+    def __init__(self, game_id: int, message: str) -> None:
+        super().__init__(f"game #{game_id} cannot be loaded: {message}")
+        self.game_id = game_id
+
+
+GAME_STATUSES = ("lobby", "active", "finished", "aborted")
+SEAT_STATUSES = ("playing", "resigned", "forfeited", "kicked")
+
+
 def iso(t: datetime) -> str:
     return t.astimezone(UTC).isoformat(timespec="seconds")
 
 
 def parse_time(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text) if text else None
+
+
+@dataclass
+class Loaded:
+    """One consistent read of a game: its row, its snapshot and its log up to the row's version."""
+
+    row: GameRow
+    snapshot: tuple[int, str, str] | None  # (seq, engine version, state JSON)
+    moves: list[tuple[int, str, str]] | None  # (seq, user id, move JSON); None: the caller's cache is current
 
 
 @dataclass
@@ -102,35 +124,64 @@ class Store:
             return int(cur.lastrowid)  # type: ignore[arg-type]
 
     async def get_game(self, game_id: int) -> GameRow:
-        rows = await self._read("SELECT * FROM games WHERE id = ?", (game_id,))
-        if not rows:
-            raise NotFound(f"there is no game #{game_id}")
-        seats = await self._read(
-            "SELECT user_id, name, seat, is_ai, status FROM seats WHERE game_id = ? ORDER BY seat, joined_at, rowid",
-            (game_id,),
-        )
-        return self._game(rows[0], seats)
+        """The game's row and seats (one consistent read). Raises NotFound or Corrupted."""
+        rows = await self.get_games([game_id])
+        found = rows[0]
+        if isinstance(found, Corrupted):
+            raise found
+        return found
+
+    async def get_games(self, game_ids: list[int]) -> list[GameRow | Corrupted]:
+        """Several games in one read; a damaged row comes back as its Corrupted error."""
+
+        def read(conn: sqlite3.Connection) -> list[GameRow | Corrupted]:
+            conn.execute("BEGIN")
+            try:
+                out: list[GameRow | Corrupted] = []
+                for game_id in game_ids:
+                    row, seats = _read_row(conn, game_id)
+                    try:
+                        out.append(_parse_game(row, seats))
+                    except Corrupted as exc:
+                        out.append(exc)
+                return out
+            finally:
+                conn.execute("COMMIT")
+
+        async with self.lock:
+            return await self.db.run(read)
+
+    async def load_game(self, game_id: int, cached_version: int | None = None) -> Loaded:
+        """Row, seats, snapshot and the log bounded by the version read, in one read
+        transaction and one round trip. When the row's version equals ``cached_version`` the
+        log is not read (``moves`` is None). Raises NotFound or Corrupted."""
+
+        def read(conn: sqlite3.Connection) -> Loaded:
+            conn.execute("BEGIN")
+            try:
+                raw, seats = _read_row(conn, game_id)
+                row = _parse_game(raw, seats)
+                if row.version == cached_version:
+                    return Loaded(row, None, None)
+                snap = conn.execute(
+                    "SELECT seq, engine_version, state FROM snapshots WHERE game_id = ?", (game_id,)
+                ).fetchone()
+                moves = conn.execute(
+                    "SELECT seq, user_id, move FROM moves WHERE game_id = ? AND seq <= ? ORDER BY seq",
+                    (game_id, row.version),
+                ).fetchall()
+                return Loaded(
+                    row, (snap[0], snap[1], snap[2]) if snap else None, [(m[0], m[1], m[2]) for m in moves]
+                )
+            finally:
+                conn.execute("COMMIT")
+
+        async with self.lock:
+            return await self.db.run(read)
 
     @staticmethod
     def _game(row: Any, seats: list[Any]) -> GameRow:
-        return GameRow(
-            id=row["id"],
-            guild_id=row["guild_id"],
-            channel_id=row["channel_id"],
-            thread_id=row["thread_id"],
-            lobby_message=row["lobby_message"],
-            status=row["status"],
-            creator_id=row["creator_id"],
-            options=json.loads(row["options"]),
-            setup=json.loads(row["setup"]) if row["setup"] else None,
-            version=row["version"],
-            turn_started_at=parse_time(row["turn_started_at"]),
-            reminded=row["reminded"],
-            result=json.loads(row["result"]) if row["result"] else None,
-            created_at=parse_time(row["created_at"]),  # type: ignore[arg-type]
-            seats=[SeatRow(s["user_id"], s["name"], s["seat"], bool(s["is_ai"]), s["status"]) for s in seats],
-            league_id=row["league_id"],
-        )
+        return _parse_game(row, seats)
 
     async def game_ids(
         self, status: str | None = None, guild_id: str | None = None, user_id: str | None = None
@@ -213,11 +264,19 @@ class Store:
             if cur.rowcount == 0:
                 raise Conflict("you are not in this lobby (or the game has started)")
 
-    async def set_seat_status(self, game_id: int, user_id: str, status: str) -> None:
+    async def set_seat_status(
+        self, game_id: int, user_id: str, status: str, expected_version: int | None = None
+    ) -> bool:
+        """Change a seat's status; with ``expected_version``, only if the game is still at that
+        version and running (False otherwise: a move got in first)."""
         async with self._tx() as conn:
-            await conn.execute(
-                "UPDATE seats SET status = ? WHERE game_id = ? AND user_id = ?", (status, game_id, user_id)
-            )
+            sql = "UPDATE seats SET status = ? WHERE game_id = ? AND user_id = ? AND status = 'playing'"
+            args: list[Any] = [status, game_id, user_id]
+            if expected_version is not None:
+                sql += " AND (SELECT version FROM games WHERE id = ? AND status = 'active') = ?"
+                args += [game_id, expected_version]
+            cur = await conn.execute(sql, args)
+            return cur.rowcount == 1
 
     async def start_game(self, game_id: int, setup: dict[str, Any], order: list[str], now: datetime) -> None:
         """Lobby -> active: the engine setup and the seat order (user ids) are fixed."""
@@ -256,31 +315,49 @@ class Store:
     ) -> int:
         """Append moves if the game is still at ``expected_version``; returns the new version.
 
-        ``new_turn`` restarts the turn clock (and its reminder); ``result`` ends the game.
+        ``new_turn`` restarts the turn clock (and its reminder); ``result`` ends the game. The
+        moves are refused (Conflict) when their author's seat has left the game meanwhile (a
+        forfeit at the deadline), so a move and a forfeit never both count. One round trip.
         """
-        async with self._tx() as conn:
-            version = expected_version + len(entries)
-            sql = "UPDATE games SET version = ?, updated_at = ?"
-            args: list[Any] = [version, iso(now)]
-            if new_turn:
-                sql += ", turn_started_at = ?, reminded = 0"
-                args.append(iso(now))
-            if result is not None:
-                sql += ", status = 'finished', result = ?"
-                args.append(json.dumps(result))
-            cur = await conn.execute(
-                sql + " WHERE id = ? AND version = ? AND status = 'active'", (*args, game_id, expected_version)
-            )
-            if cur.rowcount == 0:
+        version = expected_version + len(entries)
+        sql = "UPDATE games SET version = ?, updated_at = ?"
+        args: list[Any] = [version, iso(now)]
+        if new_turn:
+            sql += ", turn_started_at = ?, reminded = 0"
+            args.append(iso(now))
+        if result is not None:
+            sql += ", status = 'finished', result = ?"
+            args.append(json.dumps(result))
+        sql += (
+            " WHERE id = ? AND version = ? AND status = 'active' AND NOT EXISTS"
+            " (SELECT 1 FROM seats WHERE game_id = ? AND user_id = ? AND status != 'playing')"
+        )
+        mover = entries[0][0] if entries else ""
+        args += [game_id, expected_version, game_id, mover]
+        rows = [
+            (game_id, expected_version + i + 1, user_id, json.dumps(move), iso(now))
+            for i, (user_id, move) in enumerate(entries)
+        ]
+
+        def write(conn: sqlite3.Connection) -> bool:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                if conn.execute(sql, args).rowcount == 0:
+                    conn.execute("ROLLBACK")
+                    return False
+                conn.executemany(
+                    "INSERT INTO moves (game_id, seq, user_id, move, created_at) VALUES (?, ?, ?, ?, ?)", rows
+                )
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+            return True
+
+        async with self.lock:
+            if not await self.db.run(write):
                 raise Conflict("that turn has already been played")
-            await conn.executemany(
-                "INSERT INTO moves (game_id, seq, user_id, move, created_at) VALUES (?, ?, ?, ?, ?)",
-                [
-                    (game_id, expected_version + i + 1, user_id, json.dumps(move), iso(now))
-                    for i, (user_id, move) in enumerate(entries)
-                ],
-            )
-            return version
+        return version
 
     async def moves(self, game_id: int, after: int = 0) -> list[tuple[int, str, str]]:
         """(seq, user id, move JSON text) of the log after ``after``, in order."""
@@ -301,6 +378,41 @@ class Store:
                 " state = excluded.state WHERE excluded.seq >= snapshots.seq",
                 (game_id, seq, engine_version, state),
             )
+
+    async def replace_snapshot(self, game_id: int, seq: int, engine_version: str, state: str) -> None:
+        """Overwrite the snapshot, whatever its seq (one found to disagree with the log)."""
+        async with self._tx() as conn:
+            await conn.execute(
+                "INSERT INTO snapshots (game_id, seq, engine_version, state) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, engine_version = excluded.engine_version,"
+                " state = excluded.state",
+                (game_id, seq, engine_version, state),
+            )
+
+    # ------------------------------------------------------------------ the clock's lease
+    async def take_clock_lease(self, holder: str, now: datetime, ttl: timedelta) -> str | None:
+        """Take or renew the deadline clock's lease for ``holder``. Returns None when it is
+        ours now, or the other holder's id when their heartbeat is younger than ``ttl``."""
+        async with self._tx() as conn:
+            async with conn.execute("SELECT holder, heartbeat FROM clock_lease WHERE id = 1") as cur:
+                row = await cur.fetchone()
+            if row is not None and row[0] != holder:
+                try:
+                    beat = datetime.fromisoformat(row[1])
+                except (TypeError, ValueError):
+                    beat = None  # an unreadable heartbeat is a dead one
+                if beat is not None and beat.tzinfo is not None and now - beat < ttl:
+                    return str(row[0])
+            await conn.execute(
+                "INSERT INTO clock_lease (id, holder, heartbeat) VALUES (1, ?, ?)"
+                " ON CONFLICT (id) DO UPDATE SET holder = excluded.holder, heartbeat = excluded.heartbeat",
+                (holder, iso(now)),
+            )
+            return None
+
+    async def release_clock_lease(self, holder: str) -> None:
+        async with self._tx() as conn:
+            await conn.execute("DELETE FROM clock_lease WHERE id = 1 AND holder = ?", (holder,))
 
     async def mark_reminded(self, game_id: int, version: int) -> bool:
         """Note that this turn's reminder went out; False if the turn moved on meanwhile."""
@@ -324,3 +436,82 @@ class Store:
             )
             if dm_turns is not None:
                 await conn.execute("UPDATE players SET dm_turns = ? WHERE user_id = ?", (int(dm_turns), user_id))
+
+
+def _read_row(conn: sqlite3.Connection, game_id: int) -> tuple[Any, list[Any]]:
+    row = conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+    if row is None:
+        raise NotFound(f"there is no game #{game_id}")
+    seats = conn.execute(
+        "SELECT user_id, name, seat, is_ai, status FROM seats WHERE game_id = ? ORDER BY seat, joined_at, rowid",
+        (game_id,),
+    ).fetchall()
+    return row, seats
+
+
+def _json_field(game_id: int, name: str, text: Any, kind: type, optional: bool) -> Any:
+    if text is None and optional:
+        return None
+    if not isinstance(text, str | bytes):
+        raise Corrupted(game_id, f"its {name} is not JSON text")
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        raise Corrupted(game_id, f"its {name} is not valid JSON") from None
+    if value is None and optional:
+        return None
+    if not isinstance(value, kind):
+        raise Corrupted(game_id, f"its {name} is not a JSON {'object' if kind is dict else kind.__name__}")
+    return value
+
+
+def _time_field(game_id: int, name: str, text: Any, optional: bool) -> datetime | None:
+    if text is None and optional:
+        return None
+    try:
+        value = datetime.fromisoformat(text)
+    except (TypeError, ValueError):
+        raise Corrupted(game_id, f"its {name} is not a time") from None
+    if value.tzinfo is None:
+        raise Corrupted(game_id, f"its {name} has no time zone")
+    return value
+
+
+def _int_field(game_id: int, name: str, value: Any, optional: bool = False) -> int | None:
+    if value is None and optional:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+        raise Corrupted(game_id, f"its {name} is not a non-negative integer")
+    return value
+
+
+def _parse_game(row: Any, seats: list[Any]) -> GameRow:
+    """A games row and its seats, checked field by field: Corrupted names the damaged field."""
+    gid = row["id"]
+    status = row["status"]
+    if status not in GAME_STATUSES:
+        raise Corrupted(gid, "its status is unknown")
+    seat_rows = []
+    for s in seats:
+        if not isinstance(s["user_id"], str) or not isinstance(s["name"], str) or s["status"] not in SEAT_STATUSES:
+            raise Corrupted(gid, "one of its seats is damaged")
+        number = _int_field(gid, "seat number", s["seat"], True)
+        seat_rows.append(SeatRow(s["user_id"], s["name"], number, bool(s["is_ai"]), s["status"]))
+    return GameRow(
+        id=gid,
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        thread_id=row["thread_id"],
+        lobby_message=row["lobby_message"],
+        status=status,
+        creator_id=row["creator_id"],
+        options=_json_field(gid, "options", row["options"], dict, False),
+        setup=_json_field(gid, "setup", row["setup"], dict, True) if row["setup"] else None,
+        version=_int_field(gid, "version", row["version"]),  # type: ignore[arg-type]
+        turn_started_at=_time_field(gid, "turn start", row["turn_started_at"], True),
+        reminded=_int_field(gid, "reminder flag", row["reminded"]),  # type: ignore[arg-type]
+        result=_json_field(gid, "result", row["result"], dict, True) if row["result"] else None,
+        created_at=_time_field(gid, "creation time", row["created_at"], False),  # type: ignore[arg-type]
+        seats=seat_rows,
+        league_id=row["league_id"],
+    )

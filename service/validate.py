@@ -1,0 +1,115 @@
+"""One input-validation layer: every public service method checks what a user typed here,
+before anything else, and gets a ServiceError with a clear, clipped message.
+
+Values are never coerced: ``"3"``, ``3.0``, ``True`` are not the integer 3, and a rotation
+of 90.5 is not a rotation. What passes is exactly what the engine and the log will hold.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+MAX_GAME_ID = 2**63 - 1  # SQLite's INTEGER
+MAX_ID_LENGTH = 100  # user ids, guild ids: Discord snowflakes, "ai:greedy:1", console names
+MAX_TEXT = 100  # any string inside a move (a tile id, a spot, a ferry join)
+MAX_COORDINATE = 10_000  # far beyond any board (a game has at most a few hundred tiles)
+MAX_MOVES = 20  # moves in one turn
+MAX_MOVE_KEYS = 8
+ROTATIONS = (0, 90, 180, 270)
+# Every move type the engine offers today. An unknown type is refused here, before the engine.
+MOVE_TYPES = frozenset({"tile", "meeple", "pass", "draw", "castle", "ferry", "ferry_move", "remove", "toll"})
+_KEY = re.compile(r"[a-z][a-z_]{0,31}")
+
+
+class ServiceError(Exception):
+    """Something a user asked for that cannot be done; the message says why."""
+
+
+class InvalidInput(ServiceError):
+    """A malformed argument: wrong type, out of range, unknown move shape."""
+
+
+def clip(value: Any, limit: int = MAX_TEXT) -> str:
+    """``repr`` of user input, cut to ``limit`` characters, for an error message."""
+    try:
+        text = repr(value)
+    except Exception:  # a hostile object: say what it is, not what it contains
+        text = f"<{type(value).__name__}>"
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def game_id(value: Any) -> int:
+    """A game number: a true int in 1 .. 2**63-1."""
+    if not is_int(value) or not 1 <= value <= MAX_GAME_ID:
+        raise InvalidInput(f"there is no game {clip(value, 30)}")
+    return value
+
+
+def version(value: Any) -> int | None:
+    if value is None:
+        return None
+    if not is_int(value) or not 0 <= value <= MAX_GAME_ID:
+        raise InvalidInput(f"{clip(value, 30)} is not a game version")
+    return value
+
+
+def user_id(value: Any, what: str = "user id") -> str:
+    if not isinstance(value, str) or not 1 <= len(value) <= MAX_ID_LENGTH or not value.isprintable():
+        raise InvalidInput(f"{clip(value, 30)} is not a valid {what}")
+    return value
+
+
+def guild_id(value: Any) -> str | None:
+    return None if value is None else user_id(value, "server id")
+
+
+def move(value: Any, index: int = 0) -> dict[str, Any]:
+    """One move object: a dict of known shape whose values are true ints or short strings."""
+    where = f"move {index + 1}"
+    if not isinstance(value, dict):
+        raise InvalidInput(f"{where} is not a move object")
+    if len(value) > MAX_MOVE_KEYS:
+        raise InvalidInput(f"{where} has too many fields")
+    kind = value.get("type")
+    if not isinstance(kind, str) or kind not in MOVE_TYPES:
+        raise InvalidInput(f"{where}: unknown move type {clip(kind, 40)}")
+    for key, item in value.items():
+        if not isinstance(key, str) or not _KEY.fullmatch(key):
+            raise InvalidInput(f"{where}: unknown field {clip(key, 40)}")
+        if is_int(item):
+            if not -MAX_COORDINATE <= item <= MAX_COORDINATE:
+                raise InvalidInput(f"{where}: {key} is out of range")
+        elif isinstance(item, str):
+            if len(item) > MAX_TEXT or not item.isprintable():
+                raise InvalidInput(f"{where}: {key} is not a valid text")
+        else:
+            raise InvalidInput(f"{where}: {key} must be a whole number or a text, not {clip(item, 40)}")
+    for key in ("x", "y", "rot"):
+        if key in value and not is_int(value[key]):
+            raise InvalidInput(f"{where}: {key} must be a whole number, not {clip(value[key], 40)}")
+    if "rot" in value and value["rot"] not in ROTATIONS:
+        raise InvalidInput(f"{where}: the rotation is one of 0, 90, 180, 270")
+    return dict(value)
+
+
+def moves(value: Any) -> list[dict[str, Any]]:
+    """A non-empty list of moves (a turn, or a draft of one)."""
+    if not isinstance(value, list | tuple):
+        raise InvalidInput("moves must be a list of move objects")
+    if not value:
+        raise InvalidInput("no move given")
+    if len(value) > MAX_MOVES:
+        raise InvalidInput("too many moves at once")
+    return [move(m, i) for i, m in enumerate(value)]
+
+
+def draft(value: Any) -> list[dict[str, Any]]:
+    """Like ``moves`` but may be empty (the first question of a turn)."""
+    if isinstance(value, list | tuple) and not value:
+        return []
+    return moves(value)
