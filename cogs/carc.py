@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from cogs import present
-from cogs.components import PanelState, lobby_view, say, show_panel, turn_view
+from cogs.components import PanelState, guild_of, lobby_view, say, show_panel, turn_view
 from engine.catalog import SET_TILES
 from renderer.board import label_cells
 from service import LobbyOptions, PlayResult, ServiceError, TurnView
@@ -48,10 +48,6 @@ def missing_permissions(interaction: discord.Interaction) -> list[str]:
 def _is_manager(interaction: discord.Interaction) -> bool:
     perms = getattr(interaction, "permissions", None)
     return bool(perms and perms.manage_guild)
-
-
-def _guild(interaction: discord.Interaction) -> str | None:
-    return str(interaction.guild_id) if interaction.guild_id else None
 
 
 def parse_cell(text: str, labels: dict[tuple[int, int], str]) -> tuple[int, int]:
@@ -266,7 +262,7 @@ class Carc(commands.Cog):
             turn_limit=turn_hours * 3600, timeout_policy=timeout, castles=castles,
         )  # fmt: skip
         user = interaction.user
-        row = await self.service.create_lobby(str(user.id), user.display_name, options, _guild(interaction),
+        row = await self.service.create_lobby(str(user.id), user.display_name, options, guild_of(interaction),
                                               str(interaction.channel_id))  # fmt: skip
         await interaction.response.send_message(
             embed=present.lobby_embed(row), view=lobby_view(row), allowed_mentions=present.NO_PINGS
@@ -289,11 +285,12 @@ class Carc(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         game_id = await self._game_id(interaction, game)
         user_id = str(interaction.user.id)
-        view = await self.service.turn(game_id)
+        guild = guild_of(interaction)
+        view = await self.service.turn(game_id, guild_id=guild)
         labels = label_cells(list(view.placements))
         target = parse_cell(cell, labels) if view.step == "tile" else (0, 0)
-        picks = await self.service.picks_for(game_id, user_id, target, rot, spot)
-        answer = await self.service.pick(game_id, user_id, picks, view.version)
+        picks = await self.service.picks_for(game_id, user_id, target, rot, spot, guild_id=guild)
+        answer = await self.service.pick(game_id, user_id, picks, view.version, guild_id=guild)
         if isinstance(answer, PlayResult):
             if answer.turn.user_id == user_id and not answer.turn.finished and answer.turn.step == "tile":
                 await show_panel(interaction, PanelState(game_id, answer.turn.version, []))  # a committed draw
@@ -311,7 +308,7 @@ class Carc(commands.Cog):
             )
             if game_id is None:
                 return None
-            view: TurnView = await self.service.turn(game_id)
+            view: TurnView = await self.service.turn(game_id, guild_id=guild_of(interaction))
         except (ServiceError, ValueError):
             return None
         return view if view.user_id == str(interaction.user.id) else None
@@ -353,8 +350,9 @@ class Carc(commands.Cog):
             target = parse_cell(ns.cell, label_cells(list(view.placements)))
             rot = getattr(ns, "rot", None)
             picks = await self.service.picks_for(view.game_id, str(interaction.user.id), target,
-                                                 rot if isinstance(rot, int) else None, None)  # fmt: skip
-            ask = await self.service.ask(view.game_id, str(interaction.user.id), picks)
+                                                 rot if isinstance(rot, int) else None, None,
+                                                 guild_id=guild_of(interaction))  # fmt: skip
+            ask = await self.service.ask(view.game_id, str(interaction.user.id), picks, guild_id=guild_of(interaction))
         except ServiceError:
             return []
         if ask.question is None or ask.question.kind != "figure":
@@ -373,7 +371,7 @@ class Carc(commands.Cog):
     async def board(self, interaction: discord.Interaction, around: str | None = None, game: int | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         game_id = await self._game_id(interaction, game)
-        view = await self.service.turn(game_id)
+        view = await self.service.turn(game_id, guild_id=guild_of(interaction))
         region = parse_cell(around, {}) if around else None
         png = await self.picture(board_png, game_id, (region[0], region[1], 3) if region else None)
         if png is None:
@@ -385,7 +383,7 @@ class Carc(commands.Cog):
     @carc.command(name="score", description="Scores and followers left")
     async def score(self, interaction: discord.Interaction, game: int | None = None) -> None:
         game_id = await self._game_id(interaction, game)
-        view = await self.service.turn(game_id)
+        view = await self.service.turn(game_id, guild_id=guild_of(interaction))
         rows = [
             f"{present.COLOUR_SQUARES[list(view.scores).index(name) % 6]} **{present.safe(name, 40)}** — {score}"
             f" ({view.supply[name]} followers left)"
@@ -398,7 +396,7 @@ class Carc(commands.Cog):
         from engine.words import tile_name
 
         game_id = await self._game_id(interaction, game)
-        bag = await self.service.bag(game_id)
+        bag = await self.service.bag(game_id, guild_id=guild_of(interaction))
         counts: dict[str, int] = {}
         for tile_id, n in bag.items():
             counts[tile_name(tile_id)] = counts.get(tile_name(tile_id), 0) + n
@@ -414,7 +412,7 @@ class Carc(commands.Cog):
     async def export(self, interaction: discord.Interaction, game: int | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         game_id = await self._game_id(interaction, game)
-        record = await self.service.export(game_id)
+        record = await self.service.export(game_id, guild_id=guild_of(interaction))
         data = json.dumps(record, indent=1).encode()
         await interaction.followup.send(
             f"Record of game #{game_id} (`python -m engine.replay carcassonne-{game_id}.json`).",
@@ -424,8 +422,8 @@ class Carc(commands.Cog):
 
     @carc.command(name="games", description="Your games and this server's")
     async def games(self, interaction: discord.Interaction) -> None:
-        mine = await self.service.games(user_id=str(interaction.user.id), guild_id=_guild(interaction))
-        here = await self.service.games(guild_id=_guild(interaction))
+        mine = await self.service.games(user_id=str(interaction.user.id), guild_id=guild_of(interaction))
+        here = await self.service.games(guild_id=guild_of(interaction))
 
         def line(row: Any) -> str:
             names = ", ".join(present.safe(s.name, 30) for s in row.seats[:6])
@@ -443,7 +441,7 @@ class Carc(commands.Cog):
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         game_id = await self._game_id(interaction, game)
-        lines = await self.service.resign(game_id, str(interaction.user.id))
+        lines = await self.service.resign(game_id, str(interaction.user.id), guild_id=guild_of(interaction))
         await say(interaction, f"You left game #{game_id}.")
         await self.announce(game_id, await self.service.turn(game_id), lines, interaction.channel)
 
@@ -457,7 +455,9 @@ class Carc(commands.Cog):
     @carc.command(name="abort", description="Stop a game for good (server managers, or the lobby's creator)")
     async def abort(self, interaction: discord.Interaction, game: int | None = None) -> None:
         game_id = await self._game_id(interaction, game)
-        await self.service.abort(game_id, str(interaction.user.id), _is_manager(interaction))
+        await self.service.abort(
+            game_id, str(interaction.user.id), _is_manager(interaction), guild_id=guild_of(interaction)
+        )
         await interaction.response.send_message(
             f"Game #{game_id} was aborted by {present.safe(interaction.user.display_name, 40)}.",
             allowed_mentions=present.NO_PINGS,
@@ -467,7 +467,9 @@ class Carc(commands.Cog):
     async def kick(self, interaction: discord.Interaction, player: discord.User, game: int | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         game_id = await self._game_id(interaction, game)
-        lines = await self.service.kick(game_id, str(player.id), by_manager=_is_manager(interaction))
+        lines = await self.service.kick(
+            game_id, str(player.id), by_manager=_is_manager(interaction), guild_id=guild_of(interaction)
+        )
         await say(interaction, f"{present.safe(player.display_name, 40)} was removed from game #{game_id}.")
         await self.announce(game_id, await self.service.turn(game_id), lines, interaction.channel)
 

@@ -40,6 +40,11 @@ def service_of(interaction: discord.Interaction) -> GameService:
     return interaction.client.service  # type: ignore[attr-defined]
 
 
+def guild_of(interaction: discord.Interaction) -> str | None:
+    """The server an interaction comes from: the service allows a game's actions only there."""
+    return str(interaction.guild_id) if interaction.guild_id else None
+
+
 async def say(interaction: discord.Interaction, text: str) -> None:
     """A private answer. Callers never defer publicly before it (DISCORD.md): after an
     ephemeral defer the followup stays private; without a defer it is the response."""
@@ -181,7 +186,7 @@ class TakeTurnButton(
         await interaction.response.defer(ephemeral=True, thinking=True)
         service = service_of(interaction)
         try:
-            view = await service.turn(self.game_id)
+            view = await service.turn(self.game_id, guild_id=guild_of(interaction))
         except ServiceError as exc:
             await say(interaction, str(exc))
             return
@@ -280,10 +285,11 @@ async def on_panel(interaction: discord.Interaction, state: PanelState, act: str
     service = service_of(interaction)
     user_id = str(interaction.user.id)
     try:
+        guild = guild_of(interaction)
         if kind == "o":
-            answer = await service.pick(state.game_id, user_id, state.picks, state.version)
+            answer = await service.pick(state.game_id, user_id, state.picks, state.version, guild_id=guild)
         else:
-            answer = await service.ask(state.game_id, user_id, state.picks, state.version)
+            answer = await service.ask(state.game_id, user_id, state.picks, state.version, guild_id=guild)
     except AlreadyPlayed:
         await _close(interaction, "This decision has been made already (or the game moved on): press the "
                      "Take turn button of the newest turn message.")  # fmt: skip
@@ -314,7 +320,9 @@ async def _close(interaction: discord.Interaction, text: str) -> None:
 
 async def _update(interaction: discord.Interaction, state: PanelState, ask: Ask | None = None) -> None:
     try:
-        ask = ask or await service_of(interaction).ask(state.game_id, str(interaction.user.id), [], state.version)
+        ask = ask or await service_of(interaction).ask(
+            state.game_id, str(interaction.user.id), [], state.version, guild_id=guild_of(interaction)
+        )
         content, view, files = await render_panel(interaction, state, ask)
     except ServiceError as exc:
         await _close(interaction, str(exc))
@@ -325,7 +333,9 @@ async def _update(interaction: discord.Interaction, state: PanelState, ask: Ask 
 async def show_panel(interaction: discord.Interaction, state: PanelState) -> None:
     """The first display of a panel, after an ephemeral defer."""
     try:
-        ask = await service_of(interaction).ask(state.game_id, str(interaction.user.id), state.picks, state.version)
+        ask = await service_of(interaction).ask(
+            state.game_id, str(interaction.user.id), state.picks, state.version, guild_id=guild_of(interaction)
+        )
         content, view, files = await render_panel(interaction, state, ask)
     except ServiceError as exc:
         await say(interaction, str(exc))
@@ -373,7 +383,7 @@ async def _picture(interaction: discord.Interaction, job: Any, game_id: int, *ar
     if pictures is None:
         return None
     try:
-        record = await service_of(interaction).export(game_id)
+        record = await service_of(interaction).export(game_id, guild_id=guild_of(interaction))
         return await pictures.run(job, record, *args)
     except Exception:  # a picture is a help, never a reason for the panel to fail
         log.exception("picture for game %s", game_id)
