@@ -542,9 +542,9 @@ class GameService:
 
         The panel builds a turn step by step this way, then confirms it with ``play``.
         """
-        user_id, version, draft = validate.user_id(user_id), validate.version(version), validate.draft(draft)
+        user_id, seen, draft = validate.user_id(user_id), validate.version(version), validate.draft(draft)
         row, game = await self.game(game_id, guild_id=guild_id)
-        self._check_turn(row, game, user_id, version)
+        self._check_turn(row, game, user_id, seen)
         trial = game.clone()
         try:
             for move in draft:

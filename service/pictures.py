@@ -59,11 +59,8 @@ def board_png(record: Record, region: Any = None) -> bytes:
     from renderer import board
 
     game = _game(record)
-    try:
-        img = board.render_board(game, region=region) if region is not None else board.render_board(game)
-    except TypeError:  # a renderer without regions
-        img = board.render_board(game)
-    return board.png_bytes(img)
+    render = board.render_board
+    return board.png_bytes(render(game, region=region) if region is not None else render(game))
 
 
 def preview_png(record: Record, x: int, y: int, castle: str | None = None) -> bytes:
