@@ -249,9 +249,13 @@ class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template="carc:pb" 
 
 
 class PanelSelect(discord.ui.DynamicItem[discord.ui.Select], template="carc:ps" + _PANEL):
-    def __init__(self, state: PanelState, placeholder: str, options: list[discord.SelectOption]) -> None:
+    """A menu of the panel; ``slot`` tells two menus of one message apart (custom ids are unique)."""
+
+    def __init__(
+        self, state: PanelState, placeholder: str, options: list[discord.SelectOption], slot: str = "s"
+    ) -> None:
         select = discord.ui.Select(
-            custom_id=state.custom_id("ps", "s"), placeholder=present.clip(placeholder, 150),
+            custom_id=state.custom_id("ps", slot), placeholder=present.clip(placeholder, 150),
             options=options or [discord.SelectOption(label="—", value="x")], min_values=1, max_values=1,
         )  # fmt: skip
         super().__init__(select)
@@ -454,7 +458,7 @@ def _choice_panel(
         lines.insert(0, "Follower spots, numbered as on the preview:")
     passing = [i for i in indices if moves[i]["type"] == "pass"]
     choices = [i for i in indices if i not in passing]
-    if len(choices) <= BUTTONS and not crowded:
+    if len(choices) <= (5 if crowded else BUTTONS):  # beside a placement menu: one row of buttons
         for i in choices:
             label = f"{numbers[i]} · {labels[i]}" if i in numbers else labels[i]
             view.add_item(PanelButton(state, f"o{i}", label, discord.ButtonStyle.primary))
@@ -468,7 +472,7 @@ def _choice_panel(
             for i in choices[page * PAGE : (page + 1) * PAGE]
         ]
         if options:
-            view.add_item(PanelSelect(state, "Your choice", options))
+            view.add_item(PanelSelect(state, "Your choice", options, slot="t"))
         if page > 0:
             view.add_item(PanelButton(state, f"p{page - 1}", "◀ more", discord.ButtonStyle.secondary))
         if page + 1 < pages:
