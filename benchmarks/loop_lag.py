@@ -5,7 +5,7 @@ players clicking), each turn followed by its turn picture, the way the bot posts
 a turn. A probe coroutine wakes every millisecond and records how late it woke:
 that lateness is what every other player's click waits. Two ways are compared in
 one run, interleaved: the picture made on the event loop (the first version's
-way) and made in the worker pool (``service.pictures.Pictures``).
+way) and made in the worker pool (``service.workers.Workers``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from pathlib import Path
 from benchmarks.table import print_grid
 from renderer.board import label_cells
 from service import GameService, LobbyOptions, PlayResult
-from service.pictures import Pictures, turn_png
+from service.workers import Workers, turn_png
 from storage import Store, open_database
 
 
@@ -41,7 +41,7 @@ async def probe(lags: list[float], stop: asyncio.Event) -> None:
 
 
 async def play_game(
-    service: GameService, pictures: Pictures | None, game_id: int, turns: int, rng: random.Random,
+    service: GameService, pictures: Workers | None, game_id: int, turns: int, rng: random.Random,
     latencies: list[float],
 ) -> int:  # fmt: skip
     done = 0
@@ -69,7 +69,7 @@ async def play_game(
     return done
 
 
-async def run(games: int, turns: int, pictures: Pictures | None, folder: Path) -> dict[str, float]:
+async def run(games: int, turns: int, pictures: Workers | None, folder: Path) -> dict[str, float]:
     db = await open_database(folder / f"lag-{games}-{pictures is not None}-{time.time_ns()}.db")
     seeds = itertools.count(1)
     service = GameService(Store(db), new_seed=lambda: next(seeds))
@@ -102,7 +102,7 @@ async def run(games: int, turns: int, pictures: Pictures | None, folder: Path) -
 
 
 async def main_async(games_list: list[int], turns: int, rounds: int) -> None:
-    pool = Pictures(2)
+    pool = Workers(2)
     await pool.run(turn_png, {"players": ["A", "B"], "sets": ["base"], "seed": 1, "moves": []}, None)  # warm up
     rows = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -12,7 +12,7 @@ from cogs.components import CastlesSelect, LobbyButton, PanelButton, PanelSelect
 from cogs.leagues import Leagues
 from service import GameService
 from service.leagues import LeagueService
-from service.pictures import Pictures
+from service.workers import Workers
 from storage import Store, open_database
 from storage.leagues import LeagueStore
 
@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 class CarcBot(commands.Bot):
     def __init__(
         self, database_path: str | None = None, dev_guild: int | None = None, sync: bool = False,
-        picture_processes: int | None = None,
+        worker_processes: int | None = None,
     ) -> None:  # fmt: skip
         # User text (names, set lists) never pings @everyone, @here or a role; each message
         # that pings a player says so itself.
@@ -32,8 +32,8 @@ class CarcBot(commands.Bot):
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=False, replied_user=False),
         )
         self.database_path = database_path
-        self.picture_processes = picture_processes
-        self.pictures: Pictures | None = None
+        self.worker_processes = worker_processes
+        self.workers: Workers | None = None
         self.dev_guild = dev_guild
         self.sync_on_start = sync
         self.service: GameService | None = None
@@ -42,8 +42,9 @@ class CarcBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self._db = await open_database(self.database_path)
-        self.pictures = Pictures(self.picture_processes)
+        self.workers = Workers(self.worker_processes)
         self.service = GameService(Store(self._db))
+        self.service.workers = self.workers
         self.leagues = LeagueService(self.service, LeagueStore(self.service.store))
         await self.add_cog(Carc(self))
         await self.add_cog(Leagues(self))
@@ -61,8 +62,8 @@ class CarcBot(commands.Bot):
 
     async def close(self) -> None:
         await super().close()
-        if self.pictures is not None:
-            self.pictures.close()
+        if self.workers is not None:
+            self.workers.close()
         if self._db is not None:
             await self._db.close()
 

@@ -24,7 +24,7 @@ from cogs.components import PanelState, guild_of, lobby_view, say, show_panel, t
 from engine.catalog import SET_TILES
 from renderer.board import label_cells
 from service import LobbyOptions, PlayResult, ServiceError, TurnView
-from service.pictures import board_png, final_png, replay_gif, turn_png
+from service.workers import board_png, final_png, replay_gif, turn_png
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +108,7 @@ class Carc(commands.Cog):
         return fallback
 
     async def picture(self, job: Any, game_id: int, *args: Any) -> bytes | None:
-        pictures = getattr(self.bot, "pictures", None)
+        pictures = self.service.workers
         if pictures is None:
             return None
         try:

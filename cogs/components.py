@@ -26,7 +26,7 @@ from engine.moves import Question
 from engine.words import tile_name
 from renderer.board import label_cells
 from service import AlreadyPlayed, Ask, PlayResult, ServiceError, TurnView
-from service.pictures import preview_png, turn_png
+from service.workers import preview_png, turn_png
 
 if TYPE_CHECKING:
     from service import GameService
@@ -383,7 +383,7 @@ async def render_panel(
 
 
 async def _picture(interaction: discord.Interaction, job: Any, game_id: int, *args: Any) -> bytes | None:
-    pictures = getattr(interaction.client, "pictures", None)
+    pictures = service_of(interaction).workers
     if pictures is None:
         return None
     try:

@@ -32,6 +32,7 @@ from engine.record import BadRecord, load
 from service import validate
 from service.announce import announce
 from service.validate import ServiceError
+from service.workers import Workers, computer_turn
 from storage import Conflict, GameRow, NotFound, Store
 from storage.store import Corrupted, Loaded
 
@@ -199,6 +200,7 @@ class GameService:
         new_seed: Callable[[], int] = lambda: secrets.randbelow(2**31),
     ) -> None:
         self.store = store
+        self.workers: Workers | None = None  # set by the bot: computer players think in its pool
         self.clock = clock
         self.new_seed = new_seed  # seeds of new games (tests make them predictable)
         # id -> (version, replayed game) of running games, least recently used first
@@ -731,13 +733,14 @@ class GameService:
                 seat = row.seat_of(actor_id)
                 if seat is None or (not seat.is_ai and seat.status == "playing"):
                     return events
-                player = _player_for(actor_id, game.turn) if seat.is_ai else None
                 who = actor_id if seat.is_ai else AUTO_USER
                 trial = game.clone()
-                start_turn, start_actor = trial.turn, trial.actor
+                if seat.is_ai and self.workers is not None:  # a computer thinks off the event loop
+                    moves = await self.workers.run(computer_turn, game.to_json(), actor_id)
+                else:
+                    moves = computer_moves(game.clone(), actor_id if seat.is_ai else None)
                 turn_events: list[dict[str, Any]] = []
-                while not trial.finished and trial.turn == start_turn and trial.actor == start_actor:
-                    move = player.choose(trial) if player else automatic_move(trial)
+                for move in moves:
                     turn_events += trial.apply(move)
                 await self._commit(row, game, trial, [(who, m) for m in trial.moves[len(game.moves) :]])
                 events += turn_events
@@ -950,6 +953,19 @@ def _match_spot(ask: Ask, spot: str) -> int:
 
 def _raise(message: str) -> int:
     raise ServiceError(message)
+
+
+def computer_moves(game: Game, user_id: str | None) -> list[dict[str, Any]]:
+    """The moves of one decision made for a seat: a computer player's (``user_id`` of an
+    ``ai:`` seat), or the automatic ones for an absent player (None). ``game`` is used up."""
+    player = _player_for(user_id, game.turn) if user_id else None
+    start_turn, start_actor = game.turn, game.actor
+    moves: list[dict[str, Any]] = []
+    while not game.finished and game.turn == start_turn and game.actor == start_actor:
+        move = player.choose(game) if player else automatic_move(game)
+        game.apply(move)
+        moves.append(move)
+    return moves
 
 
 def automatic_move(game: Game) -> dict[str, Any]:

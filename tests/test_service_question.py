@@ -105,3 +105,38 @@ async def test_bad_spots_are_refused_clearly(service, spot):
         await service.picks_for(game_id, view.user_id, cell, rots[0], spot)
     assert len(str(caught.value)) <= 1500
     assert (await service.turn(game_id)).version == view.version
+
+
+async def play_randomly(service: GameService, game_id: int, seed: int) -> dict:
+    rng = random.Random(seed)
+    view = await service.turn(game_id)
+    while not view.finished:
+        picks: list[int] = []
+        while True:
+            ask = await service.ask(game_id, view.user_id, picks, view.version)
+            picks.append(rng.randrange(len(ask.question.moves())))  # type: ignore[union-attr]
+            answer = await service.pick(game_id, view.user_id, picks, view.version)
+            if isinstance(answer, PlayResult):
+                break
+        view = answer.turn
+    return await service.export(game_id)
+
+
+async def test_computer_players_think_in_the_worker_pool_and_choose_the_same(tmp_path):
+    from service.workers import Workers
+
+    records = []
+    for processes in (None, 1):
+        db = await open_database(tmp_path / f"w{processes}.db")
+        seeds = itertools.count(5)
+        service = GameService(Store(db), clock=Clock(), new_seed=lambda seeds=seeds: next(seeds))
+        workers = Workers(processes) if processes else None
+        service.workers = workers
+        game_id = await start(service, ["base", "castles", "toll"], 1, 2)
+        records.append(await play_randomly(service, game_id, 3))
+        if workers:
+            workers.close()
+        await db.close()
+    assert records[0] == records[1]  # the pool's computer players made the same moves as inline ones
+    game, _events, error = load(records[1])
+    assert error is None and game.finished

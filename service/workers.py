@@ -1,11 +1,12 @@
-"""Pictures made off the event loop: a worker pool renders and encodes them.
+"""CPU work off the event loop: pictures and computer players' thinking run in a worker pool.
 
 Rendering a board and encoding it as PNG costs tens of milliseconds, a replay
-GIF hundreds: run on the event loop, that stalls every other game's buttons.
-Each picture is a pure function of the game's record (``engine.replay``'s
-input), so it runs in a worker process: the record is sent, bytes come back.
-With ``processes=0`` the jobs run in one thread instead (tests, the console),
-which keeps the loop free but shares the GIL.
+GIF hundreds, a greedy computer player's turn as much: run on the event loop,
+that stalls every other game's buttons. Each job is a pure function of the
+game's record (``engine.replay``'s input), so it runs in a worker process: the
+record is sent, bytes (or moves) come back. With ``processes=0`` the jobs run in
+one thread instead (tests, the console), which keeps the loop responsive but
+shares the GIL.
 """
 
 from __future__ import annotations
@@ -84,20 +85,27 @@ def replay_gif(record: Record) -> bytes:
     return gif(record)
 
 
+def computer_turn(record: Record, user_id: str) -> list[dict[str, Any]]:
+    """The moves a computer seat makes for the decision the record stops at."""
+    from service.games import computer_moves
+
+    return computer_moves(_game(record).clone(), user_id)
+
+
 # ---------------------------------------------------------------------- the pool
-class Pictures:
-    """Runs the jobs above in a pool; ``await pictures.run(turn_png, record, legal)``."""
+class Workers:
+    """Runs the jobs above in a pool; ``await workers.run(turn_png, record, legal)``."""
 
     def __init__(self, processes: int | None = None) -> None:
         self._executor: Executor
         if processes == 0:
-            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="pictures")
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="workers")
         else:
             count = processes or max(1, min(2, (os.cpu_count() or 2)))
             # "spawn": the bot's process has threads (aiosqlite); forking it is unsafe.
             self._executor = ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("spawn"))
 
-    async def run(self, job: Callable[..., bytes], *args: Any) -> bytes:
+    async def run(self, job: Callable[..., Any], *args: Any) -> Any:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, job, *args)
 
