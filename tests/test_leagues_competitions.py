@@ -408,3 +408,20 @@ async def test_a_five_round_swiss_with_an_odd_number_of_players(env):
     await leagues.rebuild()
     assert await leagues.store.ratings(league.id) == incremental
     assert (await leagues.season_tables(league.id, season))[1] == table
+
+
+def test_standings_pictures_cut_names_with_an_ellipsis_and_fit_a_phone():
+    from renderer.standings import WIDTH, DivisionRow, LadderRow, fit, render_standings, render_tables
+    from renderer.tile_art import font
+
+    face = font(26)
+    assert fit("Ann", 100, face) == "Ann"
+    cut = fit("Bartholomew Longname-Smithington", 150, face)
+    assert cut.endswith("…") and face.getlength(cut) <= 150 and "Bartholomew".startswith(cut[:-1][:11])
+    rows = [DivisionRow(i, f"Player {i} " + "w" * 40, 5, 3, 1, 1, 7, 120, 1040, -12, i == 2, zone)
+            for i, zone in enumerate([None, None, None, None, "down", "down"], start=1)]  # fmt: skip
+    img = render_tables("Central · season 3", [("Division 1", rows), ("Division 2", rows)])
+    assert img.width == WIDTH == 800  # 400 px on a phone: body text stays 13 px high
+    assert 800 < img.height < 1200
+    ladder = render_standings("Friday · season 1", [LadderRow(1, "Ann", 1040, 7, False)])
+    assert ladder.width == WIDTH
