@@ -141,7 +141,8 @@ class Leagues(commands.Cog):
         if notice.lines:
             names = await leagues_of_bot(self.bot).store.members(notice.league_id)
             pings = " ".join(_mention(u, names.get(u, "?")) for u in dict.fromkeys(notice.mentions))
-            text = clip("\n".join(discord.utils.escape_mentions(line) for line in notice.lines) + "\n" + pings)
+            lines = (discord.utils.escape_markdown(discord.utils.escape_mentions(line)) for line in notice.lines)
+            text = clip("\n".join(lines) + "\n" + pings)
             await channel.send(text, allowed_mentions=only_users(notice.mentions))
         carc = self.bot.get_cog("Carc")
         open_thread = getattr(carc, "open_game_thread", None)
@@ -228,7 +229,6 @@ class Leagues(commands.Cog):
     @app_commands.choices(
         action=[app_commands.Choice(name="start", value="start"), app_commands.Choice(name="end", value="end")],
         format=[app_commands.Choice(name=f, value=f) for f in ("ladder", "divisions", "swiss")],
-        best_of=[app_commands.Choice(name="single game", value=1), app_commands.Choice(name="best of 3", value=3)],
         tiebreak=[
             app_commands.Choice(name="head to head, then points scored", value="h2h"),
             app_commands.Choice(name="points scored, then head to head", value="scored"),
@@ -238,6 +238,9 @@ class Leagues(commands.Cog):
             app_commands.Choice(name="awarded to the player not to move", value="award"),
             app_commands.Choice(name="lost by both", value="both_lose"),
         ],
+    )
+    @app_commands.choices(
+        best_of=[app_commands.Choice(name="single game", value=1), app_commands.Choice(name="best of 3", value=3)]
     )
     async def season(
         self, interaction: discord.Interaction, name: str, action: str, format: str = "ladder",  # noqa: A002

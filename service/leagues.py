@@ -231,7 +231,10 @@ def swiss_pairs(
                 return [(first, partner), *others]
         return None
 
-    candidates: list[str | None] = [p for p in reversed(order) if p not in had_bye] if len(order) % 2 else [None]
+    candidates: list[str | None] = [None]
+    if len(order) % 2:
+        fresh = [p for p in reversed(order) if p not in had_bye]
+        candidates = list(fresh or reversed(order))  # a second bye only once everyone has had one
     for bye in candidates:
         pairs = pair([p for p in order if p != bye])
         if pairs is not None:
@@ -569,7 +572,19 @@ class LeagueService:
         table = await self.standings(league_id, season)
         archive = await self._archive(league_id, season, table)
         await self.store.end_season(league_id, season, archive, self.clock())  # type: ignore[arg-type]
+        competition = await self.store.competition(league_id, season)
+        if competition is not None:  # matches left open end with the season
+            rules = CompetitionRules.from_json(competition.rules)
+            for fixture, outcome in await self._outcomes(league_id, season, rules):
+                if not outcome.decided and fixture.games:
+                    await self._abort(fixture.games[-1])
         return table
+
+    async def _abort(self, game_id: int) -> None:
+        abort = getattr(self.games, "abort", None)
+        if abort is not None:
+            with contextlib.suppress(ServiceError):
+                await abort(game_id, SYSTEM_USER, is_manager=True)
 
     async def _archive(self, league_id: int, season: int, ladder: list[Standing]) -> Any:
         """What an ended season keeps: the ratings table, plus a competition's tables."""
@@ -697,6 +712,9 @@ class LeagueService:
         for division in {e.division for e in entrants}:
             if sum(1 for e in entrants if e.division == division) < 2:
                 raise ServiceError(f"division {division} has fewer than 2 players")
+        rules = CompetitionRules.from_json(competition.rules)
+        if rules.format == "swiss" and rules.rounds > len(entrants) - (1 - len(entrants) % 2):
+            raise ServiceError(f"{len(entrants)} players cannot play {rules.rounds} Swiss rounds without rematches")
         async with self._lock(league_id):
             notice = await self._open_round(league, competition, 1)
         if notice is None:
@@ -725,6 +743,7 @@ class LeagueService:
         names = {e.user_id: e.name for e in entrants}
         sets = rules.sets_of_round(number)
         pairs: list[tuple[int, str, str | None, list[str]]] = []
+        rematch_note = False
         if rules.format == "divisions":
             for division, rounds in self._schedule(rules, entrants).items():
                 if number <= len(rounds):
@@ -737,7 +756,11 @@ class LeagueService:
             order = [r.user_id for r in tables.get(1, [])]
             if number == 1:
                 order = [e.user_id for e in sorted(entrants, key=lambda e: e.seed)]
-            matches, bye = swiss_pairs(order, played, had_bye)
+            try:
+                matches, bye = swiss_pairs(order, played, had_bye)
+            except ServiceError:  # more rounds than pairings left: better a rematch than a stalled tournament
+                matches, bye = swiss_pairs(order, set(), had_bye)
+                rematch_note = True
             pairs = [(1, a, b, sets) for a, b in matches] + ([(1, bye, None, sets)] if bye else [])
         now = self.clock()
         deadline = now + timedelta(hours=rules.window_hours)
@@ -750,6 +773,8 @@ class LeagueService:
             league.id, season, competition.guild_id, competition.channel_id,
             [f"{league.name}, season {season}: round {number} of {total} is open until {deadline:%d %b %H:%M} UTC."],
         )  # fmt: skip
+        if rematch_note:
+            notice.lines.append("No pairing without a rematch was left: this round has rematches.")
         for fixture_id, (division, home, away, _) in zip(ids, pairs, strict=True):
             if away is None:
                 await self.store.log_match(fixture_id, "bye", {}, SYSTEM_USER, now)
@@ -831,8 +856,8 @@ class LeagueService:
         league_id, season, fixture_id = found
         league = await self.league(league_id)
         competition = await self.store.competition(league_id, season)
-        if competition is None:
-            return
+        if competition is None or await self.current_season(league_id) != season:
+            return  # the season's tables closed with it: a game finished later is rated, not counted
         rules = CompetitionRules.from_json(competition.rules)
         firsts = [r for r in ranking if r["rank"] == 1]
         body = {
@@ -857,8 +882,8 @@ class LeagueService:
                     notice.lines.append(f"{opened.title}: the match goes on.")
                 await self._emit(notice)
                 return
-            notice = await self._after_decision(league, competition)
-        await self._emit(notice)
+            following = await self._after_decision(league, competition)
+        await self._emit(following)
 
     async def tick(self) -> list[LeagueNotice]:
         """Rule on matches still open at their deadline, then open the rounds that are due.
@@ -910,11 +935,8 @@ class LeagueService:
             verdict = f"{names.get(winner, '?')} is awarded the match" if winner else "both players lose it"
             notice.lines.append(f"{home} v {away}: {reason}; {verdict}.")
             notice.mentions += [fixture.home, fixture.away]
-        for game_id in stalled_games:
-            abort = getattr(self.games, "abort", None)
-            if abort is not None:  # the match is decided: its game stops counting
-                with contextlib.suppress(ServiceError):
-                    await abort(game_id, SYSTEM_USER, is_manager=True)
+        for game_id in stalled_games:  # the match is decided: its game stops
+            await self._abort(game_id)
         async with self._lock(league.id):
             following = await self._after_decision(league, competition)
         return [notice] + ([following] if following is not None else [])

@@ -354,7 +354,7 @@ class LeagueStore:
                 r[4],
                 r[5],
                 json.loads(r[6]),
-                parse_time(r[7]),
+                parse_time(r[7]),  # type: ignore[arg-type]
                 parse_time(r[8]),  # type: ignore[arg-type]
                 by_fixture.get(r[0], []),
             )

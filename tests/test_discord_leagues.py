@@ -188,6 +188,13 @@ async def test_a_divisional_season_through_the_commands(world):
     await invoke(world, Leagues.season, act(world, manager, manager=True), name="Central_*League*", action="end")
     i = await invoke(world, Leagues.history, act(world, 107), name="Central_*League*")
     assert "Season 2 (divisions, ended" in i.ephemeral_texts[0] and "up: " in i.ephemeral_texts[0]
+    entries = len(await leagues.store.match_log(league.id, 2))
+    assert entries == 7  # six games and the override
+    proc = subprocess.run(
+        [sys.executable, "bot.py", "league-rebuild", "--db", str(world.path)], cwd=ROOT, capture_output=True, text=True
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert f"league #{league.id}: 6 results replayed, 7 match log entries, unchanged" in proc.stdout
 
 
 async def test_match_games_open_in_threads_through_the_carc_cog(world):
@@ -239,7 +246,7 @@ async def test_league_rebuild_command(world):
         [sys.executable, "bot.py", "league-rebuild", "--db", str(world.path)], cwd=ROOT, capture_output=True, text=True
     )
     assert proc.returncode == 0, proc.stderr
-    assert f"league #{league.id}: 1 results replayed, unchanged" in proc.stdout
+    assert f"league #{league.id}: 1 results replayed, 0 match log entries, unchanged" in proc.stdout
 
 
 def test_allowed_mentions_are_built_for_the_intended_users_only():

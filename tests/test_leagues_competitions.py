@@ -113,6 +113,8 @@ def test_swiss_pairs_avoid_rematches_and_repeat_byes():
     assert pairs == [("a", "c"), ("b", "e")]
     with pytest.raises(ServiceError, match="no pairing without a rematch"):
         swiss_pairs(["a", "b"], {frozenset("ab")}, set())
+    # Once everyone has had a bye, the lowest player gets a second one rather than no round.
+    assert swiss_pairs(["a", "b", "c"], {frozenset("ab")}, {"a", "b", "c"}) == ([("a", "c")], "b")
 
 
 def _fixture(fid, home, away, division=1):
@@ -425,3 +427,26 @@ def test_standings_pictures_cut_names_with_an_ellipsis_and_fit_a_phone():
     assert 800 < img.height < 1200
     ladder = render_standings("Friday · season 1", [LadderRow(1, "Ann", 1040, 7, False)])
     assert ladder.width == WIDTH
+
+
+async def test_ending_a_season_stops_its_open_matches(env):
+    games, leagues, clock, notices, db = env
+    league = await members(leagues, 4)
+    with pytest.raises(ServiceError, match="cannot play 4 Swiss rounds"):
+        await leagues.start_season(league.id, True, CompetitionRules(format="swiss", rounds=4))
+        await leagues.kickoff(league.id, True)
+    await leagues.end_season(league.id, True)
+    season = await leagues.start_season(league.id, True, CompetitionRules(format="swiss", rounds=3))
+    await leagues.kickoff(league.id, True)
+    matches = await leagues.progress(league.id)
+    await play_turns(games, matches[0].games[0])
+    tables = await leagues.season_tables(league.id, season)
+    await leagues.end_season(league.id, True)
+    assert (await games.lobby(matches[1].games[0])).status == "aborted"
+    kept = (await leagues.store.seasons(league.id))[-1].standings
+    assert [r["points"] for r in kept["tables"]["1"]] == [r.points for r in tables[1]] and sorted(
+        r.points for r in tables[1]
+    ) == [0, 0, 0, 2]
+    assert await leagues.tick() == []  # an ended season has no deadlines
+    with pytest.raises(ServiceError, match="no competition running"):
+        await leagues.progress(league.id)
