@@ -271,9 +271,8 @@ def match_outcome(fixture: FixtureRow, entries: list[MatchEntry], best_of: int) 
             continue
         elif entry.kind == "bye":
             outcome = MatchOutcome(True, fixture.home, False, "bye", won, scored)
-        elif entry.kind == "deadline":
-            draw = False
-            outcome = MatchOutcome(True, body["winner"], draw, "deadline", won, scored, body["reason"])
+        elif entry.kind == "deadline":  # no winner: both lose (nobody was to move, or the rule says so)
+            outcome = MatchOutcome(True, body["winner"], False, "deadline", won, scored, body["reason"])
         elif entry.kind == "game":
             played += 1
             for user, points in body["scores"].items():
@@ -905,6 +904,15 @@ class LeagueService:
         rules = CompetitionRules.from_json(competition.rules)
         season = competition.season
         outcomes = await self._outcomes(league.id, season, rules)
+        # Catch up on match games that ended while their result was not counted (a crash
+        # between rating a game and logging it for its match): counted before any ruling.
+        logged = {e.body["game_id"] for e in await self.store.match_log(league.id, season) if e.kind == "game"}
+        late = [f.games[-1] for f, o in outcomes if not o.decided and f.games and f.games[-1] not in logged]
+        for game_id in late:
+            row = await self.games.store.get_game(game_id)
+            if row.status == "finished" and row.result:
+                await self.record_game(game_id)
+                outcomes = await self._outcomes(league.id, season, rules)
         due = [f for f, o in outcomes if not o.decided and f.deadline <= now]
         if not due:
             return []
@@ -1006,10 +1014,8 @@ class LeagueService:
         ranking = ranking_of(row.result)
         ratings = await self.store.ratings(league.id)
         changed = apply_result(ratings, season, ranking, league.options["season_sigma_boost"])
-        try:
+        with contextlib.suppress(Conflict):  # already rated: it may still have to count for its match
             await self.store.append_result(league.id, season, game_id, ranking, self.clock(), changed)
-        except Conflict:
-            return  # already rated
         await self._match_game_finished(game_id, ranking)
 
     async def rebuild(self, league_id: int | None = None) -> dict[int, int]:
@@ -1160,7 +1166,6 @@ class LeagueService:
     async def history(self, league_id: int) -> list[dict[str, Any]]:
         """The season archive: each season's format, dates, and winners (and movements)."""
         out = []
-        members = await self.store.members(league_id)
         for past in await self.store.seasons(league_id):
             entry: dict[str, Any] = {
                 "season": past.number, "started_at": past.started_at, "ended_at": past.ended_at,
@@ -1180,7 +1185,6 @@ class LeagueService:
                 competition = await self.store.competition(league_id, past.number)
                 entry["format"] = competition.rules["format"] if competition else "ladder"
                 entry["leaders"] = []
-            entry["leaders"] = [(d, members.get(n, n)) for d, n in entry["leaders"]]
             out.append(entry)
         return out
 

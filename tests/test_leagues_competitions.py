@@ -450,3 +450,22 @@ async def test_ending_a_season_stops_its_open_matches(env):
     assert await leagues.tick() == []  # an ended season has no deadlines
     with pytest.raises(ServiceError, match="no competition running"):
         await leagues.progress(league.id)
+
+
+async def test_a_match_game_left_uncounted_by_a_crash_is_counted_by_the_clock(env):
+    games, leagues, clock, notices, db = env
+    league = await members(leagues, 2)
+    season = await leagues.start_season(league.id, True, CompetitionRules(format="swiss", rounds=1))
+    await leagues.kickoff(league.id, True)
+    match = (await leagues.progress(league.id))[0]
+    games.finished_listeners.remove(leagues.record_game)  # the process dies as the game ends
+    await play_turns(games, match.games[0])
+    games.finished_listeners.append(leagues.record_game)
+    assert await leagues.store.match_log(league.id, season) == []
+    clock.now += timedelta(days=30)  # long past the deadline: the game still counts, not a ruling
+    assert await leagues.tick() == []
+    log = await leagues.store.match_log(league.id, season)
+    assert [e.kind for e in log] == ["game"] and len(await leagues.store.results(league.id)) == 1
+    row = (await leagues.season_tables(league.id, season))[1]
+    assert sorted((r.won, r.lost, r.drawn) for r in row) in ([(0, 1, 0), (1, 0, 0)], [(0, 0, 1), (0, 0, 1)])
+    assert "every match is decided" in notices[-1].lines[0]
