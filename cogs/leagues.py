@@ -300,10 +300,14 @@ class Leagues(commands.Cog):
             timeout_policy=league.options["timeout_policy"],
         )  # fmt: skip
 
-    @league.command(name="divisions", description="Seed the season's divisions by rating and show them (organisers)")
-    async def divisions(self, interaction: discord.Interaction, name: str) -> None:
+    @league.command(name="divisions", description="The season's divisions; organisers seed them (by rating)")
+    @app_commands.describe(reseed="Seed again from last season and the ratings (drops manual assignments)")
+    async def divisions(self, interaction: discord.Interaction, name: str, reseed: bool = False) -> None:
         league = await self._find(interaction, name)
-        entrants = await leagues_of(interaction).seed(league.id, _is_manager(interaction), _role_ids(interaction))
+        service = leagues_of(interaction)
+        entrants = await service.entrants(league.id)
+        if reseed or not entrants:
+            entrants = await service.seed(league.id, _is_manager(interaction), _role_ids(interaction))
         lines = []
         for division in sorted({e.division for e in entrants}):
             names = ", ".join(name_md(e.name, 24) for e in entrants if e.division == division)

@@ -664,6 +664,11 @@ class LeagueService:
             raise ServiceError(str(exc)) from None
         return await self.store.entrants(league_id, competition.season)
 
+    async def entrants(self, league_id: int) -> list[EntrantRow]:
+        """The running competition's players by division and seed (empty until seeded)."""
+        competition = await self._running_competition(await self.league(league_id))
+        return await self.store.entrants(league_id, competition.season)
+
     async def _previous_divisions(self, league_id: int, season: int) -> dict[str, int]:
         for past in reversed([s for s in await self.store.seasons(league_id) if s.number < season]):
             archive = past.standings
@@ -913,6 +918,23 @@ class LeagueService:
             if row.status == "finished" and row.result:
                 await self.record_game(game_id)
                 outcomes = await self._outcomes(league.id, season, rules)
+        # And on a round whose opening a crash cut short: its byes, and its first games.
+        unopened = [f for f, o in outcomes if not o.decided and not f.games]
+        if unopened:
+            names = {e.user_id: e.name for e in await self.store.entrants(league.id, season)}
+            reopened = LeagueNotice(league.id, season, competition.guild_id, competition.channel_id, [])
+            async with self._lock(league.id):
+                for fixture in unopened:
+                    if fixture.away is None:
+                        await self.store.log_match(fixture.id, "bye", {}, SYSTEM_USER, now)
+                        continue
+                    opened = await self._open_game(league, competition, fixture, names, 1)
+                    if opened is not None:
+                        reopened.games.append(opened)
+                        reopened.mentions += opened.user_ids
+                        reopened.lines.append(f"{opened.title}: the match is open.")
+            await self._emit(reopened if reopened.games else None)
+            outcomes = await self._outcomes(league.id, season, rules)
         due = [f for f, o in outcomes if not o.decided and f.deadline <= now]
         if not due:
             return []

@@ -469,3 +469,19 @@ async def test_a_match_game_left_uncounted_by_a_crash_is_counted_by_the_clock(en
     row = (await leagues.season_tables(league.id, season))[1]
     assert sorted((r.won, r.lost, r.drawn) for r in row) in ([(0, 1, 0), (1, 0, 0)], [(0, 0, 1), (0, 0, 1)])
     assert "every match is decided" in notices[-1].lines[0]
+
+
+async def test_a_round_whose_opening_was_cut_short_is_completed_by_the_clock(env):
+    games, leagues, clock, notices, db = env
+    league = await members(leagues, 3)
+    season = await leagues.start_season(league.id, True, CompetitionRules(format="swiss", rounds=3))
+    await leagues.seed(league.id, True)
+    # The process dies right after writing round 1's pairings: no bye logged, no game opened.
+    now = clock()
+    await leagues.store.add_fixtures(league.id, season, 1, [(1, "u00", "u01", ["base"]), (1, "u02", None, ["base"])],
+                                     now, now + timedelta(days=14))  # fmt: skip
+    assert await leagues.tick() == []
+    match, bye = sorted(await leagues.progress(league.id), key=lambda f: f.away is None)
+    assert bye.outcome.how == "bye" and len(match.games) == 1
+    assert (await games.turn(match.games[0])).user_id in ("u00", "u01")
+    assert notices[-1].games[0].game_id == match.games[0] and "the match is open" in notices[-1].lines[0]
