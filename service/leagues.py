@@ -942,7 +942,8 @@ class LeagueService:
         notice = LeagueNotice(league.id, season, competition.guild_id, competition.channel_id, [])
         stalled_games = []
         for fixture in due:
-            assert fixture.away is not None
+            if fixture.away is None:
+                continue  # a bye is decided when its round opens
             staller = None
             if fixture.games:
                 game_id = fixture.games[-1]
@@ -953,12 +954,13 @@ class LeagueService:
                 if view is not None and not view.finished:
                     staller = view.user_id
                     stalled_games.append(game_id)
-            if staller is not None and rules.deadline_rule == "award":
-                winner = fixture.away if staller == fixture.home else fixture.home
-                reason = f"the match window closed with {names.get(staller, staller)} to play"
+            winner = None
+            if staller is None:
+                reason = "the match window closed before the match could be played"
             else:
-                winner = None
-                reason = "the match window closed before the match was played"
+                reason = f"the match window closed with {names.get(staller, staller)} to play"
+                if rules.deadline_rule == "award":
+                    winner = fixture.away if staller == fixture.home else fixture.home
             body = {"winner": winner, "staller": staller, "rule": rules.deadline_rule, "reason": reason}
             await self.store.log_match(fixture.id, "deadline", body, SYSTEM_USER, now)
             home, away = names.get(fixture.home, "?"), names.get(fixture.away, "?")
