@@ -439,6 +439,7 @@ class Leagues(commands.Cog):
                 out.append(f"__Division {division}__")
             for r in rows:
                 mark = " ↑" if r.zone == "up" else " ↓" if r.zone == "down" else ""
+                mark += f", Buchholz {r.buchholz}" if format == "swiss" else ""
                 out.append(
                     f"{r.position}. **{name_md(r.name, 24)}** {r.points} pts ({r.won}-{r.drawn}-{r.lost}, "
                     f"{r.scored} scored) {rating_text(r.rating, r.provisional)} {change_text(r.rating_change)}{mark}"

@@ -214,6 +214,10 @@ async def test_match_games_open_in_threads_through_the_carc_cog(world):
     assert "has a bye this round" in next(m.content for m in world.channel.messages if "round 1 of 2" in m.content)
     await play_out(world.games, game_id)
     assert len(carc.opened) == 2 and carc.opened[1][3].startswith("Swiss S2 R2: ")
+    i = await invoke(world, Leagues.standings, act(world, 103), name="Swiss")
+    lines = i.log[-1].content.split("\n")
+    assert lines[0] == "**Swiss · season 2**" and len(lines) == 4 and all("Buchholz" in line for line in lines[1:])
+    assert "__Division" not in i.log[-1].content
 
 
 async def test_a_deadline_ruling_is_announced_by_the_loop(world):
@@ -256,3 +260,14 @@ def test_allowed_mentions_are_built_for_the_intended_users_only():
     assert [o.id for o in mentions.users] == [101, 102]
     assert mentions.everyone is False and mentions.roles is False
     assert isinstance(mentions, discord.AllowedMentions)
+
+
+async def test_an_unexpected_failure_is_answered_privately_without_details(world, monkeypatch):
+    async def broken(*args, **kwargs):
+        raise RuntimeError("database is on fire: /secret/path")
+
+    monkeypatch.setattr(world.client.leagues, "find", broken)
+    i = act(world, 101)
+    await i.response.defer(ephemeral=True)
+    await invoke(world, Leagues.history, i, name="x")
+    assert i.ephemeral_texts == ["Something went wrong on my side; the error is logged."]
