@@ -374,9 +374,11 @@ class LeagueStore:
         try:
             async with self.store._tx() as conn:
                 await conn.execute(
-                    "INSERT INTO match_log (fixture_id, kind, body, by_user, recorded_at) VALUES (?, ?, ?, ?, ?)",
-                    (fixture_id, kind, json.dumps(body), by_user, iso(now)),
-                )
+                    "INSERT INTO match_log (fixture_id, kind, game_id, body, by_user, recorded_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (fixture_id, kind, body.get("game_id") if kind == "game" else None, json.dumps(body), by_user,
+                     iso(now)),
+                )  # fmt: skip
         except sqlite3.IntegrityError:
             raise Conflict("that game is already in the match log") from None
 

@@ -177,13 +177,12 @@ MIGRATIONS.append(
             id          INTEGER PRIMARY KEY AUTOINCREMENT,
             fixture_id  INTEGER NOT NULL REFERENCES fixtures (id),
             kind        TEXT NOT NULL CHECK (kind IN ('game', 'bye', 'deadline', 'override')),
+            game_id     INTEGER UNIQUE REFERENCES games (id),  -- a game counts once
             body        TEXT NOT NULL,
             by_user     TEXT NOT NULL,
             recorded_at TEXT NOT NULL
         );
         CREATE INDEX match_log_fixture ON match_log (fixture_id);
-        CREATE UNIQUE INDEX match_log_one_entry_per_game
-            ON match_log (json_extract(body, '$.game_id')) WHERE kind = 'game';
         CREATE TRIGGER match_log_append_only_update BEFORE UPDATE ON match_log
             BEGIN SELECT RAISE(ABORT, 'the match log is append-only'); END;
         CREATE TRIGGER match_log_append_only_delete BEFORE DELETE ON match_log

@@ -485,3 +485,21 @@ async def test_a_round_whose_opening_was_cut_short_is_completed_by_the_clock(env
     assert bye.outcome.how == "bye" and len(match.games) == 1
     assert (await games.turn(match.games[0])).user_id in ("u00", "u01")
     assert notices[-1].games[0].game_id == match.games[0] and "the match is open" in notices[-1].lines[0]
+
+
+async def test_fixtures_and_the_match_log_are_append_only(env):
+    import sqlite3
+
+    games, leagues, clock, notices, db = env
+    league = await members(leagues, 2)
+    season = await leagues.start_season(league.id, True, CompetitionRules(format="swiss", rounds=1))
+    await leagues.kickoff(league.id, True)
+    match = (await leagues.progress(league.id))[0]
+    await play_turns(games, match.games[0])
+    entry = (await leagues.store.match_log(league.id, season))[0]
+    with pytest.raises(Exception, match="already in the match log"):
+        await leagues.store.log_match(match.fixture_id, "game", entry.body, "x", clock())
+    for sql in ("UPDATE match_log SET kind = 'bye'", "DELETE FROM match_log", "UPDATE fixtures SET away = NULL",
+                "DELETE FROM fixtures"):  # fmt: skip
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            await db.conn.execute(sql)
