@@ -182,6 +182,16 @@ class Leagues(commands.Cog):
             allowed_mentions=NO_MENTIONS,
         )
 
+    @league.command(name="organisers", description="Name the role whose members run a league (server managers)")
+    @app_commands.describe(role="Leave empty so that only server managers run the league")
+    async def organisers(self, interaction: discord.Interaction, name: str, role: discord.Role | None = None) -> None:
+        league = await self._find(interaction, name)
+        await leagues_of(interaction).set_organiser_role(league.id, role.id if role else None, _is_manager(interaction))
+        who = f"members of {role.mention}" if role else "server managers only"
+        await interaction.response.send_message(
+            f"**{name_md(league.name)}** is run by {who}.", ephemeral=True, allowed_mentions=NO_MENTIONS
+        )
+
     @league.command(name="join", description="Join a league")
     async def join(self, interaction: discord.Interaction, name: str) -> None:
         league = await self._find(interaction, name)
@@ -501,8 +511,8 @@ class Leagues(commands.Cog):
     async def _ready(self) -> None:
         await self.bot.wait_until_ready()
 
-    for command in (join, leave, play, season, divisions, assign, kickoff, override, fixtures, progress, standings,
-                    history, player, games):  # fmt: skip
+    for command in (organisers, join, leave, play, season, divisions, assign, kickoff, override, fixtures, progress,
+                    standings, history, player, games):  # fmt: skip
         command.autocomplete("name")(_names)
     del command
 

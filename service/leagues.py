@@ -525,6 +525,14 @@ class LeagueService:
         if not self.may_organise(league, is_manager, role_ids):
             raise ServiceError(f"only server managers or the league's organisers can {what}")
 
+    async def set_organiser_role(self, league_id: int, role_id: int | None, is_manager: bool) -> LeagueRow:
+        """Server managers name the role whose members run the league's seasons (None: nobody else)."""
+        if not is_manager:
+            raise ServiceError("only server managers (Manage Server) can name a league's organisers")
+        await self.league(league_id)
+        await self.store.set_league_option(league_id, "organiser_role", role_id)
+        return await self.league(league_id)
+
     async def join(self, league_id: int, user_id: str, name: str) -> None:
         await self.league(league_id)
         try:

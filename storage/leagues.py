@@ -122,6 +122,15 @@ class LeagueStore:
             rows = await self.store._read("SELECT * FROM leagues WHERE guild_id = ? ORDER BY name", (guild_id,))
         return [self._league(r) for r in rows]
 
+    async def set_league_option(self, league_id: int, key: str, value: Any) -> None:
+        async with self.store._tx() as conn:
+            async with conn.execute("SELECT options FROM leagues WHERE id = ?", (league_id,)) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                raise NotFound(f"there is no league #{league_id}")
+            options = json.loads(row[0]) | {key: value}
+            await conn.execute("UPDATE leagues SET options = ? WHERE id = ?", (json.dumps(options), league_id))
+
     # ------------------------------------------------------------------ members
     async def add_member(self, league_id: int, user_id: str, name: str, now: datetime) -> None:
         async with self.store._tx() as conn:

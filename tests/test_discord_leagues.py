@@ -271,3 +271,18 @@ async def test_an_unexpected_failure_is_answered_privately_without_details(world
     await i.response.defer(ephemeral=True)
     await invoke(world, Leagues.history, i, name="x")
     assert i.ephemeral_texts == ["Something went wrong on my side; the error is logged."]
+
+
+async def test_members_of_the_organiser_role_run_seasons(world):
+    await invoke(world, Leagues.create, act(world, 101, manager=True), name="Club")
+    role = SimpleNamespace(id=77, mention="<@&77>")
+    i = await invoke(world, Leagues.organisers, act(world, 102), name="Club", role=role)
+    assert "only server managers" in i.ephemeral_texts[0]
+    i = await invoke(world, Leagues.organisers, act(world, 101, manager=True), name="Club", role=role)
+    assert i.ephemeral_texts == ["**Club** is run by members of <@&77>."]
+    world.users[102].roles = [SimpleNamespace(id=77)]
+    i = await invoke(world, Leagues.season, act(world, 102), name="Club", action="end")
+    assert i.ephemeral_texts == ["The season is closed."]
+    world.users[103].roles = [SimpleNamespace(id=78)]
+    i = await invoke(world, Leagues.season, act(world, 103), name="Club", action="start")
+    assert "only server managers or the league's organisers" in i.ephemeral_texts[0]

@@ -340,6 +340,12 @@ async def test_organiser_role_and_sets_rotating_per_round_best_of_three(env):
     rules = CompetitionRules(division_size=3, best_of=3, sets=[["base"], ["base", "river1"]], promote=1, relegate=1)
     with pytest.raises(ServiceError, match="organisers can start"):
         await leagues.start_season(league.id, False, rules, role_ids=[5])
+    with pytest.raises(ServiceError, match="only server managers"):
+        await leagues.set_organiser_role(league.id, 5, is_manager=False)
+    assert (await leagues.set_organiser_role(league.id, 5, is_manager=True)).options["organiser_role"] == 5
+    with pytest.raises(ServiceError, match="organisers can start"):
+        await leagues.start_season(league.id, False, rules, role_ids=[77])
+    await leagues.set_organiser_role(league.id, 77, is_manager=True)
     await leagues.start_season(league.id, False, rules, role_ids=[77])
     first = await leagues.kickoff(league.id, False, role_ids=[77])
     assert len(first.games) == 1 and "bye" not in " ".join(first.lines)  # a round robin sits a player out
