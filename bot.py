@@ -69,12 +69,28 @@ async def rebuild_leagues(db_path: str) -> int:
     try:
         games = GameService(Store(db))
         leagues = LeagueService(games, LeagueStore(games.store))
-        before = {lg.id: await leagues.store.ratings(lg.id) for lg in await leagues.store.leagues()}
+
+        async def kept(league_id: int) -> tuple[object, list[object]]:
+            """Ratings, and the tables ended seasons keep (competitions' division tables too)."""
+            seasons = await leagues.store.seasons(league_id)
+            return await leagues.store.ratings(league_id), [s.standings for s in seasons]
+
+        before = {lg.id: await kept(lg.id) for lg in await leagues.store.leagues()}
         done = await leagues.rebuild()
         for league_id, results in done.items():
-            same = await leagues.store.ratings(league_id) == before[league_id]
-            note = "unchanged" if same else "ratings corrected"
-            print(f"league #{league_id}: {results} results replayed, {note}")
+            ratings, tables = await kept(league_id)
+            notes = []
+            if ratings != before[league_id][0]:
+                notes.append("ratings corrected")
+            if tables != before[league_id][1]:
+                notes.append("season tables corrected")
+            matches = 0
+            for season in await leagues.store.seasons(league_id):
+                matches += len(await leagues.store.match_log(league_id, season.number))
+            print(
+                f"league #{league_id}: {results} results replayed, {matches} match log entries, "
+                f"{', '.join(notes) or 'unchanged'}"
+            )
         if not done:
             print("no league in this database")
         return 0

@@ -1,21 +1,68 @@
-"""The /league commands: create, join, seasons, standings, players, games."""
+"""The /league commands: leagues, seasons run as ladders or competitions, fixtures,
+standings, history.
+
+Errors are handled once (``cog_app_command_error``): a ServiceError becomes a private
+reply. Commands that may fail do their service work before answering, or defer
+privately; a public defer comes only after the last thing that can fail. Public
+messages ping only the players they are about, and names are escaped and clipped.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import logging
+from typing import Any
+
 import discord
 from discord import app_commands
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from cogs import present
-from cogs.components import lobby_view, say, service_of
+from cogs.components import LobbyButton, service_of, turn_view
 from renderer.board import png_bytes
-from renderer.standings import render_standings
+from renderer.standings import DivisionRow, LadderRow, change_text, rating_text, render_standings, render_tables
 from service import ServiceError
-from service.leagues import LeagueService
+from service.leagues import (
+    CompetitionRules,
+    FixtureView,
+    LeagueNotice,
+    LeagueService,
+    TableRow,
+    display_rating,
+)
+from storage.leagues import LeagueRow
+
+log = logging.getLogger(__name__)
+MAX_TEXT = 1900  # below Discord's 2000, for the ellipsis and a margin
+NAME_LENGTH = 40
+
+TIEBREAK_CHOICES = {
+    "h2h": ["head_to_head", "points_scored"],
+    "scored": ["points_scored", "head_to_head"],
+    "buchholz": ["buchholz", "points_scored"],
+}
 
 
 def leagues_of(interaction: discord.Interaction) -> LeagueService:
     return interaction.client.leagues  # type: ignore[attr-defined]
+
+
+def clip(text: str, limit: int = MAX_TEXT) -> str:
+    """Text within ``limit`` characters, cut with an ellipsis."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def name_md(name: str, limit: int = NAME_LENGTH) -> str:
+    """A user-given name, safe inside a message: clipped, markdown escaped."""
+    return discord.utils.escape_markdown(clip(name, limit))
+
+
+def only_users(user_ids: list[str]) -> discord.AllowedMentions:
+    users = [discord.Object(id=int(u)) for u in dict.fromkeys(user_ids) if u.isdigit()]
+    return discord.AllowedMentions(everyone=False, roles=False, users=users)
+
+
+NO_MENTIONS = discord.AllowedMentions.none()
 
 
 def _is_manager(interaction: discord.Interaction) -> bool:
@@ -23,162 +70,463 @@ def _is_manager(interaction: discord.Interaction) -> bool:
     return bool(perms and perms.manage_guild)
 
 
+def _role_ids(interaction: discord.Interaction) -> list[int]:
+    return [role.id for role in getattr(interaction.user, "roles", [])]
+
+
+def _mention(user_id: str | None, name: str) -> str:
+    return present.mention(user_id, name_md(name))
+
+
 class Leagues(commands.Cog):
-    league = app_commands.Group(name="league", description="Community leagues with ratings")
+    league = app_commands.Group(name="league", description="Community leagues: ladders, divisions, Swiss")
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+        service = getattr(bot, "leagues", None)
+        if service is not None:
+            service.notice_listeners.append(self.post_notice)
 
-    async def _find(self, interaction: discord.Interaction, name: str):
-        try:
-            return await leagues_of(interaction).find(str(interaction.guild_id), name)
-        except ServiceError as exc:
-            await say(interaction, str(exc))
-            return None
+    async def cog_load(self) -> None:
+        if getattr(self.bot, "leagues", None) is not None:
+            self.deadlines.start()
+
+    async def cog_unload(self) -> None:
+        self.deadlines.cancel()
+        service = getattr(self.bot, "leagues", None)
+        if service is not None and self.post_notice in service.notice_listeners:
+            service.notice_listeners.remove(self.post_notice)
+
+    async def cog_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        """The one place a domain error becomes a private reply."""
+        original = getattr(error, "original", error)
+        if not isinstance(original, ServiceError):
+            log.error("league command failed", exc_info=original)
+            text = "Something went wrong on my side; the error is logged."
+        else:
+            text = clip(str(original))
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    # ------------------------------------------------------------------ helpers
+    async def _find(self, interaction: discord.Interaction, name: str) -> LeagueRow:
+        return await leagues_of(interaction).find(str(interaction.guild_id), name[:NAME_LENGTH])
 
     async def _names(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         found = await leagues_of(interaction).store.leagues(str(interaction.guild_id))
-        return [app_commands.Choice(name=lg.name, value=lg.name) for lg in found if current.lower() in lg.name.lower()][
-            :25
-        ]
+        current = current[:100].lower()
+        return [app_commands.Choice(name=lg.name, value=lg.name) for lg in found if current in lg.name.lower()][:25]
 
+    async def _channel(self, channel_id: str | None) -> Any:
+        if not channel_id or not channel_id.isdigit():
+            return None
+        channel = self.bot.get_channel(int(channel_id))
+        if channel is None:
+            try:
+                channel = await self.bot.fetch_channel(int(channel_id))
+            except (discord.HTTPException, KeyError):
+                return None
+        return channel
+
+    async def post_notice(self, notice: LeagueNotice, channel: Any = None) -> None:
+        """Announce what a competition did, then give each opened game its thread."""
+        channel = channel or await self._channel(notice.channel_id)
+        if channel is None:
+            log.warning("league %s: no channel for %s", notice.league_id, notice.lines)
+            return
+        if notice.lines:
+            names = await leagues_of_bot(self.bot).store.members(notice.league_id)
+            pings = " ".join(_mention(u, names.get(u, "?")) for u in dict.fromkeys(notice.mentions))
+            lines = (discord.utils.escape_markdown(discord.utils.escape_mentions(line)) for line in notice.lines)
+            text = clip("\n".join(lines) + "\n" + pings)
+            await channel.send(text, allowed_mentions=only_users(notice.mentions))
+        carc = self.bot.get_cog("Carc")
+        open_thread = getattr(carc, "open_game_thread", None)
+        for game in notice.games:
+            if open_thread is not None:
+                await open_thread(channel, game.game_id, game.user_ids, clip(game.title, 100))
+                continue
+            # Until the Carc cog opens match threads: the players start from the Take turn button.
+            view = await service_of_bot(self.bot).turn(game.game_id)
+            pings = " ".join(present.mention(u, "?") for u in game.user_ids)
+            await channel.send(
+                clip(f"{discord.utils.escape_markdown(game.title)} (game #{game.game_id}): {pings}"),
+                view=turn_view(view),
+                allowed_mentions=only_users(game.user_ids),
+            )
+
+    # ------------------------------------------------------------------ leagues
     @league.command(name="create", description="Create a league on this server (server managers)")
     @app_commands.describe(
-        sets="Sets of its games, comma-separated", players="Players per game (2-6)", turn_hours="Hours per turn"
-    )
+        sets="Sets of its ladder games, comma-separated", players="Players per ladder game (2-6)",
+        turn_hours="Hours per turn", organiser_role="Members with this role may run the league's seasons",
+    )  # fmt: skip
     async def create(
         self, interaction: discord.Interaction, name: str, sets: str = "base",
         players: app_commands.Range[int, 2, 6] = 4, turn_hours: app_commands.Range[int, 1, 336] = 24,
+        organiser_role: discord.Role | None = None,
     ) -> None:  # fmt: skip
-        try:
-            row = await leagues_of(interaction).create(
-                str(interaction.guild_id), name, str(interaction.user.id), _is_manager(interaction),
-                sets=[s.strip() for s in sets.split(",") if s.strip()], max_players=players,
-                turn_limit=turn_hours * 3600,
-            )  # fmt: skip
-        except ServiceError as exc:
-            await say(interaction, str(exc))
-            return
+        row = await leagues_of(interaction).create(
+            str(interaction.guild_id), name, str(interaction.user.id), _is_manager(interaction),
+            sets=[s.strip()[:20] for s in sets[:200].split(",") if s.strip()], max_players=players,
+            turn_limit=turn_hours * 3600, organiser_role=organiser_role.id if organiser_role else None,
+        )  # fmt: skip
         sets_text = ", ".join(present.SET_NAMES.get(s, s) for s in row.options["sets"])
         await interaction.response.send_message(
-            f"League **{row.name}** is open ({sets_text}; {players} players per game). "
-            "Season 1 has started: `/league join` to take part."
+            f"League **{name_md(row.name)}** is open ({sets_text}; {players} players per game). "
+            "Season 1 (a rating ladder) has started: `/league join` to take part.",
+            allowed_mentions=NO_MENTIONS,
+        )
+
+    @league.command(name="organisers", description="Name the role whose members run a league (server managers)")
+    @app_commands.describe(role="Leave empty so that only server managers run the league")
+    async def organisers(self, interaction: discord.Interaction, name: str, role: discord.Role | None = None) -> None:
+        league = await self._find(interaction, name)
+        await leagues_of(interaction).set_organiser_role(league.id, role.id if role else None, _is_manager(interaction))
+        who = f"members of {role.mention}" if role else "server managers only"
+        await interaction.response.send_message(
+            f"**{name_md(league.name)}** is run by {who}.", ephemeral=True, allowed_mentions=NO_MENTIONS
         )
 
     @league.command(name="join", description="Join a league")
     async def join(self, interaction: discord.Interaction, name: str) -> None:
         league = await self._find(interaction, name)
-        if league is None:
-            return
-        try:
-            await leagues_of(interaction).join(league.id, str(interaction.user.id), interaction.user.display_name)
-        except ServiceError as exc:
-            await say(interaction, str(exc))
-            return
-        await say(interaction, f"You are in **{league.name}**. Open a rated game with `/league play`.")
+        await leagues_of(interaction).join(league.id, str(interaction.user.id), interaction.user.display_name)
+        await interaction.response.send_message(
+            f"You are in **{name_md(league.name)}**. `/league fixtures` shows your matches; "
+            "in a ladder season, open a rated game with `/league play`.",
+            ephemeral=True,
+        )
 
     @league.command(name="leave", description="Leave a league (your results stay)")
     async def leave(self, interaction: discord.Interaction, name: str) -> None:
         league = await self._find(interaction, name)
-        if league is None:
-            return
-        try:
-            await leagues_of(interaction).leave(league.id, str(interaction.user.id))
-        except ServiceError as exc:
-            await say(interaction, str(exc))
-            return
-        await say(interaction, f"You left **{league.name}**.")
+        await leagues_of(interaction).leave(league.id, str(interaction.user.id))
+        await interaction.response.send_message(f"You left **{name_md(league.name)}**.", ephemeral=True)
 
-    @league.command(name="play", description="Open a lobby for a rated game of a league")
+    @league.command(name="play", description="Open a lobby for a rated game (ladder seasons)")
     async def play(self, interaction: discord.Interaction, name: str) -> None:
         league = await self._find(interaction, name)
-        if league is None:
-            return
-        await interaction.response.defer()
         user = interaction.user
-        try:
-            row = await leagues_of(interaction).open_lobby(
-                league.id, str(user.id), user.display_name, str(interaction.guild_id), str(interaction.channel_id)
-            )
-        except ServiceError as exc:
-            await say(interaction, str(exc))
-            return
+        row = await leagues_of(interaction).open_lobby(
+            league.id, str(user.id), user.display_name, str(interaction.guild_id), str(interaction.channel_id)
+        )
         embed = present.lobby_embed(row)
-        embed.title = f"{league.name} — rated game #{row.id}"
-        message = await interaction.followup.send(embed=embed, view=lobby_view(row), wait=True)
-        await service_of(interaction).attach(row.id, lobby_message=str(getattr(message, "id", "")))
+        embed.title = clip(f"{league.name} — rated game #{row.id}", 256)
+        # A league lobby offers no computer players and no sets menu: the league fixes both.
+        view = discord.ui.View(timeout=None)
+        for action in ("join", "leave", "start"):
+            view.add_item(LobbyButton(row.id, action))
+        await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
+        message = await interaction.original_response() if hasattr(interaction, "original_response") else None
+        if message is not None:
+            await service_of(interaction).attach(row.id, lobby_message=str(message.id))
 
-    @league.command(name="season", description="Start or end a season (server managers)")
+    # ------------------------------------------------------------------ seasons
+    @league.command(name="season", description="Start a season (ladder, divisions or Swiss) or end it (organisers)")
+    @app_commands.describe(
+        format="ladder: rated games when members like; divisions: round robin with promotion; swiss: N rounds",
+        division_size="Players per division (divisions)", rounds="Rounds (Swiss)",
+        best_of="1: one game per match; 3: best of three", window_days="Days to play each round's matches",
+        sets="Sets of the matches, comma-separated; separate rounds with ; to rotate them",
+        points="League points for win/draw/loss, e.g. 2/1/0", tiebreak="How players level on points are ordered",
+        deadline_rule="A match unfinished at its deadline: awarded against the player to move, or lost by both",
+    )  # fmt: skip
     @app_commands.choices(
-        action=[app_commands.Choice(name="start", value="start"), app_commands.Choice(name="end", value="end")]
+        action=[app_commands.Choice(name="start", value="start"), app_commands.Choice(name="end", value="end")],
+        format=[app_commands.Choice(name=f, value=f) for f in ("ladder", "divisions", "swiss")],
+        tiebreak=[
+            app_commands.Choice(name="head to head, then points scored", value="h2h"),
+            app_commands.Choice(name="points scored, then head to head", value="scored"),
+            app_commands.Choice(name="Buchholz (opponents' points), then points scored", value="buchholz"),
+        ],
+        deadline_rule=[
+            app_commands.Choice(name="awarded to the player not to move", value="award"),
+            app_commands.Choice(name="lost by both", value="both_lose"),
+        ],
     )
-    async def season(self, interaction: discord.Interaction, name: str, action: str) -> None:
+    @app_commands.choices(
+        best_of=[app_commands.Choice(name="single game", value=1), app_commands.Choice(name="best of 3", value=3)]
+    )
+    async def season(
+        self, interaction: discord.Interaction, name: str, action: str, format: str = "ladder",  # noqa: A002
+        division_size: app_commands.Range[int, 3, 12] = 6, rounds: app_commands.Range[int, 1, 15] = 5,
+        best_of: int = 1, window_days: app_commands.Range[int, 1, 90] = 14, sets: str | None = None,
+        points: str = "2/1/0", tiebreak: str | None = None, deadline_rule: str = "award",
+    ) -> None:  # fmt: skip
         league = await self._find(interaction, name)
-        if league is None:
-            return
         service = leagues_of(interaction)
-        try:
-            if action == "start":
-                number = await service.start_season(league.id, _is_manager(interaction))
-                text = f"Season {number} of **{league.name}** has started, from the current ratings."
-            else:
-                table = await service.end_season(league.id, _is_manager(interaction))
-                podium = ", ".join(f"{s.rank}. {s.name}" for s in table[:3]) or "nobody played"
-                text = f"The season of **{league.name}** is over: {podium}."
-        except ServiceError as exc:
-            await say(interaction, str(exc))
+        who = (_is_manager(interaction), _role_ids(interaction))
+        if action == "end":
+            await interaction.response.defer(ephemeral=True)
+            table = await service.end_season(league.id, who[0], who[1])
+            podium = ", ".join(f"{s.rank}. {name_md(s.name)}" for s in table[:3]) or "nobody played"
+            await interaction.followup.send("The season is closed.", ephemeral=True)
+            await interaction.channel.send(  # type: ignore[union-attr]
+                clip(f"The season of **{name_md(league.name)}** is over: {podium}. `/league history` keeps it."),
+                allowed_mentions=NO_MENTIONS,
+            )
             return
-        await interaction.response.send_message(text)
+        rules = None
+        if format != "ladder":
+            rules = self._rules(league, format, division_size, rounds, best_of, window_days, sets, points, tiebreak,
+                                deadline_rule)  # fmt: skip
+        await interaction.response.defer(ephemeral=True)
+        number = await service.start_season(
+            league.id, who[0], rules, str(interaction.guild_id), str(interaction.channel_id), who[1]
+        )
+        if rules is None:
+            text = f"Season {number} of **{name_md(league.name)}** has started (a rating ladder): `/league play`."
+        else:
+            text = (
+                f"Season {number} of **{name_md(league.name)}** is a {format} competition. Members: `/league join`. "
+                "Organisers: `/league divisions` to seed (by rating), `/league assign` to move a player, "
+                "then `/league kickoff`."
+            )
+        await interaction.followup.send("Done.", ephemeral=True)
+        await interaction.channel.send(clip(text), allowed_mentions=NO_MENTIONS)  # type: ignore[union-attr]
 
-    @league.command(name="standings", description="The league table")
+    @staticmethod
+    def _rules(
+        league: LeagueRow, format: str, division_size: int, rounds: int, best_of: int, window_days: int,  # noqa: A002
+        sets: str | None, points: str, tiebreak: str | None, deadline_rule: str,
+    ) -> CompetitionRules:  # fmt: skip
+        rotation = [[s.strip()[:20] for s in part.split(",") if s.strip()] for part in (sets or "")[:300].split(";")]
+        rotation = [r for r in rotation if r] or [league.options["sets"]]
+        try:
+            win, draw, loss = (int(p) for p in points[:20].split("/"))
+        except ValueError:
+            raise ServiceError("league points are three numbers, win/draw/loss, e.g. 2/1/0") from None
+        chosen = TIEBREAK_CHOICES.get(tiebreak or ("buchholz" if format == "swiss" else "h2h"), TIEBREAK_CHOICES["h2h"])
+        return CompetitionRules(
+            format=format, division_size=division_size, rounds=rounds, best_of=best_of, sets=rotation,
+            window_hours=window_days * 24, win=win, draw=draw, loss=loss, tiebreaks=chosen,
+            deadline_rule=deadline_rule, turn_limit=league.options["turn_limit"],
+            promote=min(2, division_size // 3), relegate=min(2, division_size // 3),
+            timeout_policy=league.options["timeout_policy"],
+        )  # fmt: skip
+
+    @league.command(name="divisions", description="The season's divisions; organisers seed them (by rating)")
+    @app_commands.describe(reseed="Seed again from last season and the ratings (drops manual assignments)")
+    async def divisions(self, interaction: discord.Interaction, name: str, reseed: bool = False) -> None:
+        league = await self._find(interaction, name)
+        service = leagues_of(interaction)
+        entrants = await service.entrants(league.id)
+        if reseed or not entrants:
+            entrants = await service.seed(league.id, _is_manager(interaction), _role_ids(interaction))
+        lines = []
+        for division in sorted({e.division for e in entrants}):
+            names = ", ".join(name_md(e.name, 24) for e in entrants if e.division == division)
+            lines.append(f"**Division {division}**: {names}")
+        await interaction.response.send_message(clip("\n".join(lines)), ephemeral=True)
+
+    @league.command(name="assign", description="Put a member into a division before kick-off (organisers)")
+    async def assign(
+        self, interaction: discord.Interaction, name: str, member: discord.User,
+        division: app_commands.Range[int, 1, 20],
+    ) -> None:  # fmt: skip
+        league = await self._find(interaction, name)
+        entrants = await leagues_of(interaction).assign(
+            league.id, str(member.id), division, _is_manager(interaction), _role_ids(interaction)
+        )
+        size = sum(1 for e in entrants if e.division == division)
+        await interaction.response.send_message(
+            f"{name_md(member.display_name)} plays in division {division} ({size} players).", ephemeral=True
+        )
+
+    @league.command(name="kickoff", description="Open the season's first round of matches (organisers)")
+    async def kickoff(self, interaction: discord.Interaction, name: str) -> None:
+        league = await self._find(interaction, name)
+        await interaction.response.defer(ephemeral=True)
+        notice = await leagues_of(interaction).kickoff(league.id, _is_manager(interaction), _role_ids(interaction))
+        await interaction.followup.send(f"Round 1 is open: {len(notice.games)} matches.", ephemeral=True)
+        await self.post_notice(notice, interaction.channel)
+
+    @league.command(name="override", description="Set a match's result, with a reason kept in the log (organisers)")
+    @app_commands.describe(match="The match number (from /league progress)", winner="Leave empty for a draw")
+    async def override(
+        self, interaction: discord.Interaction, name: str, match: int, reason: str, winner: discord.User | None = None
+    ) -> None:
+        league = await self._find(interaction, name)
+        await interaction.response.defer(ephemeral=True)
+        notice = await leagues_of(interaction).override(
+            league.id, match, str(winner.id) if winner else None, reason[:300], str(interaction.user.id),
+            _is_manager(interaction), _role_ids(interaction),
+        )  # fmt: skip
+        await interaction.followup.send(f"Match #{match} is set.", ephemeral=True)
+        await self.post_notice(notice, interaction.channel)
+
+    # ------------------------------------------------------------------ reading
+    @league.command(name="fixtures", description="Your next matches in a league's running season")
+    async def fixtures(self, interaction: discord.Interaction, name: str) -> None:
+        league = await self._find(interaction, name)
+        mine = await leagues_of(interaction).fixtures_for(league.id, str(interaction.user.id))
+        me = str(interaction.user.id)
+        lines = [self._fixture_line(f, me) for f in mine[:20]]
+        text = "\n".join(lines) or "You have no match left to play this season."
+        await interaction.response.send_message(clip(text), ephemeral=True)
+
+    @staticmethod
+    def _fixture_line(f: FixtureView, me: str | None = None) -> str:
+        home, away = name_md(f.home_name, 24), name_md(f.away_name or "", 24)
+        opponent = away if f.home == me else home
+        who = f"v {opponent}" if me else f"{home} v {away}"
+        sets = ", ".join(present.SET_NAMES.get(s, s) for s in f.sets)
+        if f.deadline is None:
+            return f"Round {f.round}: {who} ({sets}) — later"
+        game = f", game #{f.games[-1]}" if f.games else ""
+        state = ""
+        if f.outcome is not None and f.outcome.decided:
+            state = " — " + (
+                "bye" if f.away is None else "draw" if f.outcome.winner is None
+                else f"won by {home if f.outcome.winner == f.home else away}"
+            )  # fmt: skip
+            if f.outcome.how in ("deadline", "override"):
+                state += f" ({f.outcome.how}: {discord.utils.escape_markdown(f.outcome.reason[:80])})"
+        until = present.timestamp(f.deadline, "f")
+        return f"Match #{f.fixture_id}, round {f.round}: {who} ({sets}{game}), until {until}{state}"
+
+    @league.command(name="progress", description="The current round's matches and how far they are")
+    async def progress(self, interaction: discord.Interaction, name: str) -> None:
+        league = await self._find(interaction, name)
+        matches = await leagues_of(interaction).progress(league.id)
+        decided = sum(1 for f in matches if f.outcome is not None and f.outcome.decided)
+        head = (
+            f"**{name_md(league.name)}**, round {matches[0].round if matches else 0}: {decided}/{len(matches)} decided"
+        )
+        lines = [self._fixture_line(f) for f in matches[:25]]
+        await interaction.response.send_message(clip("\n".join([head, *lines])), ephemeral=True)
+
+    @league.command(name="standings", description="The league table: divisions or ratings")
     async def standings(self, interaction: discord.Interaction, name: str, season: int | None = None) -> None:
         league = await self._find(interaction, name)
-        if league is None:
-            return
-        await interaction.response.defer()
-        table = await leagues_of(interaction).standings(league.id, season)
-        if not table:
-            await interaction.followup.send(f"**{league.name}** has no rated player yet.")
-            return
-        rows = [(s.rank, s.name, s.ordinal, s.mu, s.sigma, s.games, s.provisional) for s in table]
-        title = f"{league.name} — season {season}" if season else league.name
-        text = "\n".join(
-            f"{s.rank}. **{s.name}** {s.ordinal:.1f}{' (provisional)' if s.provisional else ''}" for s in table[:20]
-        )
-        picture = present.png_file(png_bytes(render_standings(title, rows)), "standings.png")
-        await interaction.followup.send(text[:1900], file=picture)
+        service = leagues_of(interaction)
+        number = season or await service.current_season(league.id) or len(await service.store.seasons(league.id))
+        competition = await service.competition(league.id, number)
+        title = f"{league.name} · season {number}"
+        if competition is not None:
+            tables = await service.season_tables(league.id, number)
+            if not any(tables.values()):
+                await interaction.response.send_message("The divisions are not seeded yet.", ephemeral=True)
+                return
+            await interaction.response.defer()
+            text, picture = self._tables_text(title, competition.rules["format"], tables), None
+            labelled = [
+                (
+                    "Swiss table" if competition.rules["format"] == "swiss" else f"Division {d}",
+                    [_division_row(r) for r in rows],
+                )
+                for d, rows in tables.items()
+            ]
+            image = await asyncio.to_thread(lambda: png_bytes(render_tables(title, labelled)))
+        else:
+            table = await service.standings(league.id, number)
+            if not table:
+                await interaction.response.send_message(
+                    f"**{name_md(league.name)}** has no rated player yet.", ephemeral=True
+                )
+                return
+            await interaction.response.defer()
+            rows = [LadderRow(s.rank, s.name, display_rating(s.mu, s.sigma), s.games, s.provisional) for s in table]
+            text = f"**{name_md(title, 80)}**\n" + "\n".join(
+                f"{r.rank}. **{name_md(r.name, 32)}** {rating_text(r.rating, r.provisional)}"
+                f"{' (provisional)' if r.provisional else ''}"
+                for r in rows[:20]
+            )
+            image = await asyncio.to_thread(lambda: png_bytes(render_standings(title, rows)))
+        picture = present.png_file(image, "standings.png")
+        await interaction.followup.send(clip(text), file=picture, allowed_mentions=NO_MENTIONS)
+
+    @staticmethod
+    def _tables_text(title: str, format: str, tables: dict[int, list[TableRow]]) -> str:  # noqa: A002
+        out = [f"**{name_md(title, 80)}**"]
+        for division, rows in tables.items():
+            if format != "swiss":
+                out.append(f"__Division {division}__")
+            for r in rows:
+                mark = " ↑" if r.zone == "up" else " ↓" if r.zone == "down" else ""
+                mark += f", Buchholz {r.buchholz}" if format == "swiss" else ""
+                out.append(
+                    f"{r.position}. **{name_md(r.name, 24)}** {r.points} pts ({r.won}-{r.drawn}-{r.lost}, "
+                    f"{r.scored} scored) {rating_text(r.rating, r.provisional)} {change_text(r.rating_change)}{mark}"
+                )
+        return "\n".join(out)
+
+    @league.command(name="history", description="The league's past seasons: winners, promotions, relegations")
+    async def history(self, interaction: discord.Interaction, name: str) -> None:
+        league = await self._find(interaction, name)
+        seasons = await leagues_of(interaction).history(league.id)
+        lines = [f"**{name_md(league.name)}** — {len(seasons)} seasons"]
+        for s in reversed(seasons[-15:]):
+            state = "running" if s["ended_at"] is None else f"ended {present.timestamp(s['ended_at'], 'D')}"
+            leaders = ", ".join(
+                (f"division {d}: " if d else "") + name_md(n, 24) for d, n in s["leaders"]
+            ) or "—"  # fmt: skip
+            line = f"Season {s['season']} ({s['format']}, {state}): {leaders}"
+            if s["up"] or s["down"]:
+                line += f"; up: {', '.join(name_md(n, 24) for n in s['up']) or '—'}"
+                line += f"; down: {', '.join(name_md(n, 24) for n in s['down']) or '—'}"
+            lines.append(line)
+        await interaction.response.send_message(clip("\n".join(lines)), ephemeral=True)
 
     @league.command(name="player", description="A player's rating and rated games")
     async def player(self, interaction: discord.Interaction, name: str, member: discord.User | None = None) -> None:
         league = await self._find(interaction, name)
-        if league is None:
-            return
         target = member or interaction.user
-        try:
-            info = await leagues_of(interaction).player(league.id, str(target.id))
-        except ServiceError as exc:
-            await say(interaction, str(exc))
-            return
+        info = await leagues_of(interaction).player(league.id, str(target.id))
         s = info["standing"]
-        head = f"**{target.display_name}** in {league.name}: "
-        head += f"rank {s.rank}, rating {s.ordinal:.1f} (mu {s.mu:.1f}, sigma {s.sigma:.2f})" if s else "no rating"
-        if s and s.provisional:
-            head += ", provisional"
+        head = f"**{name_md(target.display_name)}** in {name_md(league.name)}: "
+        if s:
+            head += f"rank {s.rank}, rating {rating_text(display_rating(s.mu, s.sigma), s.provisional)}"
+            head += ", provisional" if s.provisional else ""
+        else:
+            head += "no rating"
         games = []
         for h in info["history"][-10:]:
             place = "forfeited" if h["forfeited"] else f"rank {h['rank']}"
             games.append(f"game #{h['game']} (season {h['season']}): {place}, {h['score']} points")
-        await interaction.response.send_message((head + "\n" + "\n".join(games))[:1900])
+        await interaction.response.send_message(clip(head + "\n" + "\n".join(games)), allowed_mentions=NO_MENTIONS)
 
     @league.command(name="games", description="The league's games")
     async def games(self, interaction: discord.Interaction, name: str) -> None:
         league = await self._find(interaction, name)
-        if league is None:
-            return
         rows = await leagues_of(interaction).league_games(league.id)
-        lines = [f"#{r.id} {r.status} — {', '.join(s.name for s in r.seats)}" for r in rows[-20:]]
-        await interaction.response.send_message(("\n".join(lines) or "No games yet.")[:1900], ephemeral=True)
+        lines = [f"#{r.id} {r.status} — {', '.join(name_md(s.name, 24) for s in r.seats)}" for r in rows[-20:]]
+        await interaction.response.send_message(clip("\n".join(lines) or "No games yet."), ephemeral=True)
 
-    for command in (join, leave, play, season, standings, player, games):
+    # ------------------------------------------------------------------ deadlines
+    @tasks.loop(minutes=5)
+    async def deadlines(self) -> None:
+        for notice in await leagues_of_bot(self.bot).tick():
+            try:
+                await self.post_notice(notice)
+            except discord.HTTPException:
+                log.exception("league %s: announcement failed", notice.league_id)
+
+    @deadlines.before_loop
+    async def _ready(self) -> None:
+        await self.bot.wait_until_ready()
+
+    for command in (organisers, join, leave, play, season, divisions, assign, kickoff, override, fixtures, progress,
+                    standings, history, player, games):  # fmt: skip
         command.autocomplete("name")(_names)
     del command
+
+
+def leagues_of_bot(bot: Any) -> LeagueService:
+    return bot.leagues  # type: ignore[no-any-return]
+
+
+def service_of_bot(bot: Any) -> Any:
+    return bot.service
+
+
+def _division_row(r: TableRow) -> DivisionRow:
+    return DivisionRow(
+        r.position, r.name, r.played, r.won, r.drawn, r.lost, r.points, r.scored, r.rating, r.rating_change,
+        r.provisional, r.zone,
+    )  # fmt: skip

@@ -9,22 +9,46 @@ incremental update and a rebuild give identical numbers.
 A new season starts from the ratings the players had, with their uncertainty
 widened by ``season_sigma_boost`` (added in quadrature, capped at the default).
 Players with fewer than ``provisional_games`` rated games are provisional.
-Ratings are shown as the conservative ordinal mu - 3 sigma.
+Ratings are ranked by the conservative ordinal mu - 3 sigma and shown to players
+on a friendly scale (``display_rating``: 1000 + 40 x ordinal, never negative).
+
+A season is either a rating ladder (members open rated lobbies when they like)
+or a competition (``CompetitionRules``): divisions playing a round robin with
+promotion and relegation, or a Swiss tournament of N rounds. The bot opens each
+round's matches (2-player games, single or best of 3), resolves matches still
+open at their deadline by the league's rule, and organisers may override a
+result with a reason. Fixtures and the match log are append-only; every table
+is computed from them (``season_tables``), so a rebuild cannot disagree with
+what players saw.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 import math
-from collections.abc import Callable
-from dataclasses import dataclass
-from datetime import datetime
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timedelta
 from typing import Any
 
 from openskill.models import PlackettLuce
 
 from service.games import GameService, LobbyOptions, ServiceError, utcnow
 from storage import Conflict, GameRow, NotFound
-from storage.leagues import LeagueRow, LeagueStore, Rating, RatingKey
+from storage.leagues import (
+    CompetitionRow,
+    EntrantRow,
+    FixtureRow,
+    LeagueRow,
+    LeagueStore,
+    MatchEntry,
+    Rating,
+    RatingKey,
+)
+
+log = logging.getLogger(__name__)
 
 MODEL = PlackettLuce()
 DEFAULT_MU = MODEL.mu
@@ -36,6 +60,7 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "timeout_policy": "forfeit",
     "season_sigma_boost": 2.0,
     "provisional_games": 5,
+    "organiser_role": None,  # a Discord role id whose members may run seasons, besides server managers
 }
 
 
@@ -97,13 +122,364 @@ def ordinal(mu: float, sigma: float) -> float:
     return mu - 3 * sigma
 
 
+def display_rating(mu: float, sigma: float) -> int:
+    """The rating players see: 1000 for a newcomer, 40 per ordinal point, never below 0."""
+    return max(0, round(1000 + 40 * ordinal(mu, sigma)))
+
+
+# ---------------------------------------------------------------------- competitions
+FORMATS = ("ladder", "divisions", "swiss")
+TIEBREAKS = ("head_to_head", "points_scored", "points_difference", "wins", "buchholz")
+DEADLINE_RULES = ("award", "both_lose")
+SYSTEM_USER = "league"  # who the match log credits for the bot's own entries
+
+
+@dataclass
+class CompetitionRules:
+    """How a season is played. ``sets`` holds one list (fixed for the season) or several
+    (round r plays ``sets[(r - 1) % len(sets)]``)."""
+
+    format: str = "divisions"
+    division_size: int = 6
+    rounds: int = 5  # Swiss only; a round robin has as many rounds as its schedule
+    best_of: int = 1
+    sets: list[list[str]] = field(default_factory=lambda: [["base"]])
+    window_hours: int = 14 * 24
+    win: int = 2
+    draw: int = 1
+    loss: int = 0
+    tiebreaks: list[str] = field(default_factory=lambda: ["head_to_head", "points_scored"])
+    promote: int = 2
+    relegate: int = 2
+    deadline_rule: str = "award"
+    turn_limit: int = 24 * 3600
+    timeout_policy: str = "forfeit"
+
+    def checked(self) -> CompetitionRules:
+        if self.format not in FORMATS[1:]:
+            raise ServiceError(f"a competition is one of {', '.join(FORMATS[1:])}")
+        if not 3 <= self.division_size <= 12:
+            raise ServiceError("a division has 3 to 12 players")
+        if self.format == "swiss" and not 1 <= self.rounds <= 15:
+            raise ServiceError("a Swiss tournament has 1 to 15 rounds")
+        if self.best_of not in (1, 3):
+            raise ServiceError("a match is a single game or the best of 3")
+        if not self.sets or len(self.sets) > 10:
+            raise ServiceError("give the sets of the season, or up to 10 to rotate per round")
+        sets = []
+        for chosen in self.sets:
+            try:
+                sets.append(LobbyOptions(sets=chosen, max_players=2).checked(lambda: 0).sets)
+            except ServiceError as exc:
+                raise ServiceError(f"sets {', '.join(chosen)}: {exc}") from None
+        if not 1 <= self.window_hours <= 90 * 24:
+            raise ServiceError("a match window is 1 hour to 90 days")
+        if not (0 <= self.loss <= self.draw <= self.win <= 10) or self.win == self.loss:
+            raise ServiceError("league points: loss <= draw <= win, win above loss, at most 10")
+        unknown = [t for t in self.tiebreaks if t not in TIEBREAKS]
+        if unknown or len(set(self.tiebreaks)) != len(self.tiebreaks):
+            raise ServiceError(f"tie-breakers are distinct, among {', '.join(TIEBREAKS)}")
+        if not (0 <= self.promote <= self.division_size // 2 and 0 <= self.relegate <= self.division_size // 2):
+            raise ServiceError("at most half a division goes up, and at most half goes down")
+        if self.deadline_rule not in DEADLINE_RULES:
+            raise ServiceError(f"the deadline rule is one of {', '.join(DEADLINE_RULES)}")
+        return CompetitionRules(**(asdict(self) | {"sets": sets}))
+
+    def sets_of_round(self, round_number: int) -> list[str]:
+        return self.sets[(round_number - 1) % len(self.sets)]
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> CompetitionRules:
+        return cls(**data)
+
+
+def round_robin(players: list[str]) -> list[list[tuple[str, str]]]:
+    """Every pair once (circle method); with an odd count one player sits out each round.
+
+    >>> [len(r) for r in round_robin(["a", "b", "c", "d", "e", "f"])]
+    [3, 3, 3, 3, 3]
+    """
+    ring: list[str | None] = list(players) + ([None] if len(players) % 2 else [])
+    n = len(ring)
+    rounds = []
+    for r in range(n - 1):
+        pairs = []
+        for i in range(n // 2):
+            a, b = ring[i], ring[n - 1 - i]
+            if a is not None and b is not None:
+                pairs.append((b, a) if (r + i) % 2 else (a, b))  # alternate who hosts
+        rounds.append(pairs)
+        ring = [ring[0], ring[-1], *ring[1:-1]]
+    return rounds
+
+
+def swiss_pairs(
+    order: list[str], played: set[frozenset[str]], had_bye: set[str]
+) -> tuple[list[tuple[str, str]], str | None]:
+    """Pair players of similar record (``order`` is best first) with no rematch; with an odd
+    count the lowest player who has not had a bye sits out."""
+
+    def pair(rest: list[str]) -> list[tuple[str, str]] | None:
+        if not rest:
+            return []
+        first = rest[0]
+        for partner in rest[1:]:
+            if frozenset((first, partner)) in played:
+                continue
+            others = pair([p for p in rest[1:] if p != partner])
+            if others is not None:
+                return [(first, partner), *others]
+        return None
+
+    candidates: list[str | None] = [None]
+    if len(order) % 2:
+        fresh = [p for p in reversed(order) if p not in had_bye]
+        candidates = list(fresh or reversed(order))  # a second bye only once everyone has had one
+    for bye in candidates:
+        pairs = pair([p for p in order if p != bye])
+        if pairs is not None:
+            return pairs, bye
+    raise ServiceError("no pairing without a rematch is left: the tournament has more rounds than it can pair")
+
+
+@dataclass
+class MatchOutcome:
+    decided: bool
+    winner: str | None  # None when decided: a draw, or both lost (``draw`` tells)
+    draw: bool
+    how: str  # "pending" | "games" | "bye" | "deadline" | "override"
+    games_won: dict[str, float]
+    scored: dict[str, int]  # game points, summed over the match's games
+    reason: str = ""
+
+
+def match_outcome(fixture: FixtureRow, entries: list[MatchEntry], best_of: int) -> MatchOutcome:
+    """A match's result from its log entries, in order: games count until the match is
+    decided; a deadline ruling decides an open match; an override replaces anything."""
+    players = [p for p in (fixture.home, fixture.away) if p is not None]
+    won = dict.fromkeys(players, 0.0)
+    scored = dict.fromkeys(players, 0)
+    outcome = MatchOutcome(False, None, False, "pending", won, scored)
+    played = 0
+    for entry in entries:
+        body = entry.body
+        if entry.kind == "override":
+            outcome = MatchOutcome(
+                True, body["winner"], body["winner"] is None, "override", won, scored, body["reason"]
+            )
+        elif outcome.decided:
+            continue
+        elif entry.kind == "bye":
+            outcome = MatchOutcome(True, fixture.home, False, "bye", won, scored)
+        elif entry.kind == "deadline":  # no winner: both lose (nobody was to move, or the rule says so)
+            outcome = MatchOutcome(True, body["winner"], False, "deadline", won, scored, body["reason"])
+        elif entry.kind == "game":
+            played += 1
+            for user, points in body["scores"].items():
+                scored[user] = scored.get(user, 0) + points
+            if body["winner"] is None:
+                for p in players:
+                    won[p] += 0.5
+            else:
+                won[body["winner"]] += 1
+            a, b = players
+            left = best_of - played
+            if abs(won[a] - won[b]) > left or left <= 0:
+                winner = None if won[a] == won[b] else (a if won[a] > won[b] else b)
+                outcome = MatchOutcome(True, winner, winner is None, "games", won, scored)
+    return outcome
+
+
+@dataclass
+class TableRow:
+    position: int
+    user_id: str
+    name: str
+    division: int
+    played: int
+    won: int
+    drawn: int
+    lost: int
+    points: int  # league points
+    scored: int  # game points over the season's matches
+    against: int
+    buchholz: int
+    byes: int
+    rating: int  # friendly scale, now
+    rating_change: int  # since the season began
+    provisional: bool
+    zone: str | None = None  # "up" | "down"
+
+
+def order_table(
+    players: list[str], stats: dict[str, TableRow], results: list[tuple[str, str, MatchOutcome]],
+    tiebreaks: list[str], rules: CompetitionRules, seeds: dict[str, int],
+) -> list[str]:  # fmt: skip
+    """League points first, then each tie-breaker in turn inside the players still level,
+    then the seed (a stable last resort, so a table never depends on dict order)."""
+
+    def head_to_head(group: set[str]) -> dict[str, float]:
+        mini = dict.fromkeys(group, 0.0)
+        for home, away, outcome in results:
+            if home in group and away in group and outcome.decided:
+                for p in (home, away):
+                    mini[p] += _league_points(p, outcome, rules)
+        return mini
+
+    def key(name: str, group: list[str]) -> dict[str, float]:
+        if name == "head_to_head":
+            return head_to_head(set(group))
+        if name == "points_scored":
+            return {p: stats[p].scored for p in group}
+        if name == "points_difference":
+            return {p: stats[p].scored - stats[p].against for p in group}
+        if name == "wins":
+            return {p: stats[p].won for p in group}
+        return {p: stats[p].buchholz for p in group}
+
+    def split(group: list[str], level: int) -> list[str]:
+        if len(group) <= 1 or level == len(tiebreaks):
+            return sorted(group, key=lambda p: (seeds.get(p, 10**6), p))
+        values = key(tiebreaks[level], group)
+        out: list[str] = []
+        for value in sorted(set(values.values()), reverse=True):
+            out += split([p for p in group if values[p] == value], level + 1)
+        return out
+
+    ordered: list[str] = []
+    for value in sorted({stats[p].points for p in players}, reverse=True):
+        ordered += split([p for p in players if stats[p].points == value], 0)
+    return ordered
+
+
+def _league_points(player: str, outcome: MatchOutcome, rules: CompetitionRules) -> int:
+    if outcome.draw:
+        return rules.draw
+    return rules.win if outcome.winner == player else rules.loss
+
+
+def build_tables(
+    rules: CompetitionRules, entrants: list[EntrantRow], fixtures: list[FixtureRow], log_entries: list[MatchEntry],
+    ratings: dict[str, tuple[int, int, bool]],
+) -> dict[int, list[TableRow]]:  # fmt: skip
+    """Division tables (Swiss: one table, division 1) from the fixtures and the match log.
+
+    ``ratings``: user -> (friendly rating now, change this season, provisional).
+    """
+    by_fixture: dict[int, list[MatchEntry]] = {}
+    for entry in log_entries:
+        by_fixture.setdefault(entry.fixture_id, []).append(entry)
+    zero = (0, 0, 0, 0, 0, 0, 0, 0, 0)  # played .. byes
+    stats = {
+        e.user_id: TableRow(0, e.user_id, e.name, e.division, *zero, *ratings.get(e.user_id, (1000, 0, True)))
+        for e in entrants
+    }
+    results: list[tuple[str, str, MatchOutcome]] = []
+    opponents: dict[str, list[str]] = {p: [] for p in stats}
+    for fixture in fixtures:
+        outcome = match_outcome(fixture, by_fixture.get(fixture.id, []), rules.best_of)
+        if not outcome.decided or fixture.home not in stats:
+            continue
+        if fixture.away is None:
+            row = stats[fixture.home]
+            row.byes += 1
+            row.played += 1
+            row.won += 1
+            row.points += rules.win
+            continue
+        results.append((fixture.home, fixture.away, outcome))
+        for me, other in ((fixture.home, fixture.away), (fixture.away, fixture.home)):
+            row = stats[me]
+            row.played += 1
+            row.won += outcome.winner == me
+            row.drawn += outcome.draw
+            row.lost += not outcome.draw and outcome.winner != me
+            row.points += _league_points(me, outcome, rules)
+            row.scored += outcome.scored.get(me, 0)
+            row.against += outcome.scored.get(other, 0)
+            opponents[me].append(other)
+    for player, row in stats.items():
+        row.buchholz = sum(stats[o].points for o in opponents[player])
+    seeds = {e.user_id: e.seed for e in entrants}
+    divisions = sorted({e.division for e in entrants})
+    tables = {}
+    for division in divisions:
+        players = [e.user_id for e in entrants if e.division == division]
+        order = order_table(players, stats, results, rules.tiebreaks, rules, seeds)
+        table = []
+        for position, user in enumerate(order, start=1):
+            row = stats[user]
+            row.position = position
+            if rules.format == "divisions":
+                if division != divisions[0] and position <= rules.promote:
+                    row.zone = "up"
+                elif division != divisions[-1] and position > len(order) - rules.relegate:
+                    row.zone = "down"
+            table.append(row)
+        tables[division] = table
+    return tables
+
+
+def next_divisions(tables: dict[int, list[TableRow]]) -> dict[str, int]:
+    """Where each player of a finished divisional season plays next season."""
+    return {
+        row.user_id: division - 1 if row.zone == "up" else division + 1 if row.zone == "down" else division
+        for division, table in tables.items()
+        for row in table
+    }
+
+
+@dataclass
+class OpenedGame:
+    """A match game the bot opened: the front end gives it a thread and pings its players."""
+
+    game_id: int
+    user_ids: list[str]
+    title: str
+
+
+@dataclass
+class LeagueNotice:
+    """Something a competition did on its own (a round opened, a deadline ruled, a game opened)."""
+
+    league_id: int
+    season: int
+    guild_id: str | None
+    channel_id: str | None
+    lines: list[str]
+    games: list[OpenedGame] = field(default_factory=list)
+    mentions: list[str] = field(default_factory=list)  # user ids the announcement pings
+
+
+@dataclass
+class FixtureView:
+    fixture_id: int
+    round: int
+    division: int
+    home: str
+    home_name: str
+    away: str | None
+    away_name: str | None
+    sets: list[str]
+    deadline: datetime | None  # None: a future round of the schedule
+    games: list[int]
+    outcome: MatchOutcome | None
+
+
 class LeagueService:
     def __init__(self, games: GameService, store: LeagueStore, clock: Callable[[], datetime] = utcnow) -> None:
         self.games = games
         self.store = store
         self.clock = clock
+        # Told what a competition did by itself after a game ended (the next game of a
+        # best of 3, the next round); the Discord cog posts it.
+        self.notice_listeners: list[Callable[[LeagueNotice], Awaitable[Any]]] = []
+        self._locks: dict[int, asyncio.Lock] = {}
         games.member_check = self.store.is_member
         games.finished_listeners.append(self.record_game)
+
+    def _lock(self, league_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(league_id, asyncio.Lock())
 
     # ------------------------------------------------------------------ leagues
     async def create(self, guild_id: str, name: str, by_user: str, is_manager: bool, **options: Any) -> LeagueRow:
@@ -130,7 +506,7 @@ class LeagueService:
     async def find(self, guild_id: str, name: str) -> LeagueRow:
         league = await self.store.league_by_name(guild_id, name)
         if league is None:
-            raise ServiceError(f"this server has no league called {name!r}")
+            raise ServiceError(f"this server has no league called {name[:40]!r}")
         return league
 
     async def league(self, league_id: int) -> LeagueRow:
@@ -138,6 +514,24 @@ class LeagueService:
             return await self.store.league(league_id)
         except NotFound as exc:
             raise ServiceError(str(exc)) from None
+
+    @staticmethod
+    def may_organise(league: LeagueRow, is_manager: bool, role_ids: list[int] | None = None) -> bool:
+        """Server managers, and members of the league's organiser role, run its seasons."""
+        role = league.options.get("organiser_role")
+        return is_manager or (role is not None and int(role) in (role_ids or []))
+
+    def _check_organiser(self, league: LeagueRow, is_manager: bool, role_ids: list[int] | None, what: str) -> None:
+        if not self.may_organise(league, is_manager, role_ids):
+            raise ServiceError(f"only server managers or the league's organisers can {what}")
+
+    async def set_organiser_role(self, league_id: int, role_id: int | None, is_manager: bool) -> LeagueRow:
+        """Server managers name the role whose members run the league's seasons (None: nobody else)."""
+        if not is_manager:
+            raise ServiceError("only server managers (Manage Server) can name a league's organisers")
+        await self.league(league_id)
+        await self.store.set_league_option(league_id, "organiser_role", role_id)
+        return await self.league(league_id)
 
     async def join(self, league_id: int, user_id: str, name: str) -> None:
         await self.league(league_id)
@@ -157,27 +551,470 @@ class LeagueService:
         seasons = await self.store.seasons(league_id)
         return seasons[-1].number if seasons and seasons[-1].ended_at is None else None
 
-    async def start_season(self, league_id: int, is_manager: bool) -> int:
-        if not is_manager:
-            raise ServiceError("only server managers can start a season")
-        await self.league(league_id)
+    async def start_season(
+        self, league_id: int, is_manager: bool, rules: CompetitionRules | None = None,
+        guild_id: str | None = None, channel_id: str | None = None, role_ids: list[int] | None = None,
+    ) -> int:  # fmt: skip
+        """A new season: a rating ladder, or (with ``rules``) a competition whose divisions are
+        seeded next and whose first round opens at ``kickoff``."""
+        league = await self.league(league_id)
+        self._check_organiser(league, is_manager, role_ids, "start a season")
+        checked = rules.checked() if rules is not None else None
         try:
-            return await self.store.start_season(league_id, self.clock())
+            number = await self.store.start_season(league_id, self.clock())
         except Conflict as exc:
             raise ServiceError(str(exc)) from None
+        if checked is not None:
+            await self.store.create_competition(league_id, number, asdict(checked), guild_id, channel_id, self.clock())
+        return number
 
-    async def end_season(self, league_id: int, is_manager: bool) -> list[Standing]:
-        """Close the running season; its final standings are kept as they are now."""
-        if not is_manager:
-            raise ServiceError("only server managers can end a season")
+    async def end_season(self, league_id: int, is_manager: bool, role_ids: list[int] | None = None) -> list[Standing]:
+        """Close the running season; its final standings (and a competition's tables and
+        movements) are kept as they are now."""
+        league = await self.league(league_id)
+        self._check_organiser(league, is_manager, role_ids, "end a season")
         season = await self.current_season(league_id)
         if season is None:
             raise ServiceError("no season is running")
         table = await self.standings(league_id, season)
-        await self.store.end_season(league_id, season, [s.__dict__ for s in table], self.clock())
+        archive = await self._archive(league_id, season, table)
+        await self.store.end_season(league_id, season, archive, self.clock())  # type: ignore[arg-type]
+        competition = await self.store.competition(league_id, season)
+        if competition is not None:  # matches left open end with the season
+            rules = CompetitionRules.from_json(competition.rules)
+            for fixture, outcome in await self._outcomes(league_id, season, rules):
+                if not outcome.decided and fixture.games:
+                    await self._abort(fixture.games[-1])
         return table
 
-    # ------------------------------------------------------------------ games
+    async def _abort(self, game_id: int) -> None:
+        abort = getattr(self.games, "abort", None)
+        if abort is not None:
+            with contextlib.suppress(ServiceError):
+                await abort(game_id, SYSTEM_USER, is_manager=True)
+
+    async def _archive(self, league_id: int, season: int, ladder: list[Standing]) -> Any:
+        """What an ended season keeps: the ratings table, plus a competition's tables."""
+        competition = await self.store.competition(league_id, season)
+        if competition is None:
+            return [asdict(s) for s in ladder]
+        tables = await self.season_tables(league_id, season)
+        return {
+            "ratings": [asdict(s) for s in ladder],
+            "format": competition.rules["format"],
+            "tables": {str(d): [asdict(r) for r in rows] for d, rows in tables.items()},
+        }
+
+    async def competition(self, league_id: int, season: int | None = None) -> CompetitionRow | None:
+        if season is None:
+            season = await self.current_season(league_id)
+        return None if season is None else await self.store.competition(league_id, season)
+
+    async def _running_competition(self, league: LeagueRow) -> CompetitionRow:
+        season = await self.current_season(league.id)
+        competition = None if season is None else await self.store.competition(league.id, season)
+        if competition is None:
+            raise ServiceError(f"{league.name!r} has no competition running (its season is a rating ladder)")
+        return competition
+
+    async def _members_by_rating(self, league_id: int, season: int) -> list[tuple[str, str]]:
+        """Active members, best rated first: (user id, name)."""
+        league = await self.league(league_id)
+        ratings = await self.store.ratings(league_id)
+        members = await self.store.members(league_id, active_only=True)
+        boost = league.options["season_sigma_boost"]
+
+        def strength(user: str) -> tuple[float, str]:
+            mu, sigma, _ = starting_rating(ratings, season, user, boost)
+            return (-ordinal(mu, sigma), members[user].lower())
+
+        return [(u, members[u]) for u in sorted(members, key=strength)]
+
+    async def seed(self, league_id: int, is_manager: bool, role_ids: list[int] | None = None) -> list[EntrantRow]:
+        """Put the active members into divisions: last season's movements first (promoted up,
+        relegated down), newcomers by rating into the lowest division; without a previous
+        divisional season, by rating alone. Swiss: everyone in one group, seeded by rating."""
+        league = await self.league(league_id)
+        self._check_organiser(league, is_manager, role_ids, "seed a season")
+        competition = await self._running_competition(league)
+        rules = CompetitionRules.from_json(competition.rules)
+        ranked = await self._members_by_rating(league_id, competition.season)
+        if len(ranked) < 2:
+            raise ServiceError("a competition needs at least 2 members")
+        placed: dict[str, int] = {}
+        if rules.format == "divisions":
+            placed = await self._previous_divisions(league_id, competition.season)
+        seeds = {user: i for i, (user, _) in enumerate(ranked, start=1)}
+        names = dict(ranked)
+        if rules.format == "swiss":
+            division_of = dict.fromkeys(seeds, 1)
+        else:
+            kept = {u: d for u, d in placed.items() if u in names}
+            division_of = {}
+            # Compact the divisions that stayed (a division emptied by departures closes).
+            for new, old in enumerate(sorted(set(kept.values())), start=1):
+                division_of.update({u: new for u, d in kept.items() if d == old})
+            newcomers = [u for u, _ in ranked if u not in division_of]
+            size = rules.division_size
+            bottom = max(division_of.values(), default=0)
+            for user in newcomers:
+                if bottom == 0 or sum(1 for d in division_of.values() if d == bottom) >= size:
+                    bottom += 1
+                division_of[user] = bottom
+            last = [u for u, d in division_of.items() if d == bottom]
+            if len(last) < 2 and bottom > 1:  # a division of one plays nobody: join the one above
+                for user in last:
+                    division_of[user] = bottom - 1
+        entrants = [EntrantRow(u, names[u], division_of[u], seeds[u]) for u in seeds]
+        try:
+            await self.store.set_entrants(league_id, competition.season, entrants)
+        except Conflict as exc:
+            raise ServiceError(str(exc)) from None
+        return await self.store.entrants(league_id, competition.season)
+
+    async def entrants(self, league_id: int) -> list[EntrantRow]:
+        """The running competition's players by division and seed (empty until seeded)."""
+        competition = await self._running_competition(await self.league(league_id))
+        return await self.store.entrants(league_id, competition.season)
+
+    async def _previous_divisions(self, league_id: int, season: int) -> dict[str, int]:
+        for past in reversed([s for s in await self.store.seasons(league_id) if s.number < season]):
+            archive = past.standings
+            if isinstance(archive, dict) and archive.get("format") == "divisions":
+                tables = {int(d): [TableRow(**r) for r in rows] for d, rows in archive["tables"].items()}
+                return next_divisions(tables)
+        return {}
+
+    async def assign(
+        self, league_id: int, user_id: str, division: int, is_manager: bool, role_ids: list[int] | None = None
+    ) -> list[EntrantRow]:
+        """An organiser puts one member into a division (before kick-off)."""
+        league = await self.league(league_id)
+        self._check_organiser(league, is_manager, role_ids, "assign divisions")
+        competition = await self._running_competition(league)
+        entrants = await self.store.entrants(league_id, competition.season)
+        if not entrants:
+            entrants = await self.seed(league_id, is_manager, role_ids)
+        if not await self.store.is_member(league_id, user_id):
+            raise ServiceError("only members of the league can be placed in a division")
+        if not 1 <= division <= max(e.division for e in entrants) + 1:
+            raise ServiceError("that division does not exist (a new one is numbered one below the last)")
+        by_user = {e.user_id: e for e in entrants}
+        if user_id in by_user:
+            by_user[user_id].division = division
+        else:
+            members = await self.store.members(league_id)
+            by_user[user_id] = EntrantRow(user_id, members[user_id], division, len(by_user) + 1)
+        try:
+            await self.store.set_entrants(league_id, competition.season, list(by_user.values()))
+        except Conflict as exc:
+            raise ServiceError(str(exc)) from None
+        return await self.store.entrants(league_id, competition.season)
+
+    async def kickoff(self, league_id: int, is_manager: bool, role_ids: list[int] | None = None) -> LeagueNotice:
+        """Open the first round (seeding first if nobody has been placed yet)."""
+        league = await self.league(league_id)
+        self._check_organiser(league, is_manager, role_ids, "kick off a season")
+        competition = await self._running_competition(league)
+        if await self.store.fixtures(league_id, competition.season):
+            raise ServiceError("the season has already kicked off")
+        entrants = await self.store.entrants(league_id, competition.season)
+        if not entrants:
+            entrants = await self.seed(league_id, is_manager, role_ids)
+        for division in {e.division for e in entrants}:
+            if sum(1 for e in entrants if e.division == division) < 2:
+                raise ServiceError(f"division {division} has fewer than 2 players")
+        rules = CompetitionRules.from_json(competition.rules)
+        if rules.format == "swiss" and rules.rounds > len(entrants) - (1 - len(entrants) % 2):
+            raise ServiceError(f"{len(entrants)} players cannot play {rules.rounds} Swiss rounds without rematches")
+        async with self._lock(league_id):
+            notice = await self._open_round(league, competition, 1)
+        if notice is None:
+            raise ServiceError("the season has already kicked off")
+        return notice
+
+    # ------------------------------------------------------------------ rounds and matches
+    def _schedule(self, rules: CompetitionRules, entrants: list[EntrantRow]) -> dict[int, list[list[tuple[str, str]]]]:
+        """A round robin's rounds, per division (entrants in seed order)."""
+        out = {}
+        for division in sorted({e.division for e in entrants}):
+            players = [e.user_id for e in sorted(entrants, key=lambda e: e.seed) if e.division == division]
+            out[division] = round_robin(players)
+        return out
+
+    def _round_count(self, rules: CompetitionRules, entrants: list[EntrantRow]) -> int:
+        if rules.format == "swiss":
+            return rules.rounds
+        return max((len(r) for r in self._schedule(rules, entrants).values()), default=0)
+
+    async def _open_round(self, league: LeagueRow, competition: CompetitionRow, number: int) -> LeagueNotice | None:
+        """Write a round's pairings and open its games; None if it is already open."""
+        rules = CompetitionRules.from_json(competition.rules)
+        season = competition.season
+        entrants = await self.store.entrants(league.id, season)
+        names = {e.user_id: e.name for e in entrants}
+        sets = rules.sets_of_round(number)
+        pairs: list[tuple[int, str, str | None, list[str]]] = []
+        rematch_note = False
+        if rules.format == "divisions":
+            for division, rounds in self._schedule(rules, entrants).items():
+                if number <= len(rounds):
+                    pairs += [(division, a, b, sets) for a, b in rounds[number - 1]]
+        else:
+            fixtures = await self.store.fixtures(league.id, season)
+            played = {frozenset((f.home, f.away)) for f in fixtures if f.away is not None}
+            had_bye = {f.home for f in fixtures if f.away is None}
+            tables = await self.season_tables(league.id, season)
+            order = [r.user_id for r in tables.get(1, [])]
+            if number == 1:
+                order = [e.user_id for e in sorted(entrants, key=lambda e: e.seed)]
+            try:
+                matches, bye = swiss_pairs(order, played, had_bye)
+            except ServiceError:  # more rounds than pairings left: better a rematch than a stalled tournament
+                matches, bye = swiss_pairs(order, set(), had_bye)
+                rematch_note = True
+            pairs = [(1, a, b, sets) for a, b in matches] + ([(1, bye, None, sets)] if bye else [])
+        now = self.clock()
+        deadline = now + timedelta(hours=rules.window_hours)
+        try:
+            ids = await self.store.add_fixtures(league.id, season, number, pairs, now, deadline)
+        except Conflict:
+            return None
+        total = self._round_count(rules, entrants)
+        notice = LeagueNotice(
+            league.id, season, competition.guild_id, competition.channel_id,
+            [f"{league.name}, season {season}: round {number} of {total} is open until {deadline:%d %b %H:%M} UTC."],
+        )  # fmt: skip
+        if rematch_note:
+            notice.lines.append("No pairing without a rematch was left: this round has rematches.")
+        for fixture_id, (division, home, away, _) in zip(ids, pairs, strict=True):
+            if away is None:
+                await self.store.log_match(fixture_id, "bye", {}, SYSTEM_USER, now)
+                notice.lines.append(f"{names[home]} has a bye this round (a win).")
+                continue
+            fixture = FixtureRow(fixture_id, season, number, division, home, away, sets, now, deadline, [])
+            opened = await self._open_game(league, competition, fixture, names, 1)
+            if opened is not None:
+                notice.games.append(opened)
+            notice.mentions += [home, away]
+        return notice
+
+    async def _open_game(
+        self, league: LeagueRow, competition: CompetitionRow, fixture: FixtureRow, names: dict[str, str], number: int
+    ) -> OpenedGame | None:
+        rules = CompetitionRules.from_json(competition.rules)
+        assert fixture.away is not None
+        options = LobbyOptions(
+            sets=fixture.sets, max_players=2, turn_limit=rules.turn_limit, timeout_policy=rules.timeout_policy
+        )
+        try:
+            row = await self.games.create_lobby(
+                fixture.home, names[fixture.home], options, competition.guild_id, competition.channel_id,
+                True, league.id,
+            )  # fmt: skip
+            await self.store.add_fixture_game(fixture.id, number, row.id)
+            await self.games.join(row.id, fixture.away, names[fixture.away])
+            await self.games.start(row.id, fixture.home, False)
+        except (ServiceError, Conflict) as exc:
+            # A player who left the league cannot be seated: the deadline rules the match.
+            log.warning("league %s fixture %s: game %s not opened: %s", league.id, fixture.id, number, exc)
+            return None
+        match = f" (game {number} of up to {rules.best_of})" if rules.best_of > 1 else ""
+        division = f"division {fixture.division}, " if rules.format == "divisions" else ""
+        title = f"{league.name} S{competition.season} R{fixture.round}: {names[fixture.home]} v {names[fixture.away]}"
+        log.info("league %s: %s%s opened as game %s (%s)", league.id, division, title, row.id, match)
+        return OpenedGame(row.id, [fixture.home, fixture.away], title + match)
+
+    async def _outcomes(
+        self, league_id: int, season: int, rules: CompetitionRules
+    ) -> list[tuple[FixtureRow, MatchOutcome]]:
+        fixtures = await self.store.fixtures(league_id, season)
+        entries: dict[int, list[MatchEntry]] = {}
+        for entry in await self.store.match_log(league_id, season):
+            entries.setdefault(entry.fixture_id, []).append(entry)
+        return [(f, match_outcome(f, entries.get(f.id, []), rules.best_of)) for f in fixtures]
+
+    async def _after_decision(self, league: LeagueRow, competition: CompetitionRow) -> LeagueNotice | None:
+        """Open the next round once every match of the current one is decided."""
+        rules = CompetitionRules.from_json(competition.rules)
+        outcomes = await self._outcomes(league.id, competition.season, rules)
+        if not outcomes:
+            return None
+        current = max(f.round for f, _ in outcomes)
+        if any(not o.decided for f, o in outcomes if f.round == current):
+            return None
+        entrants = await self.store.entrants(league.id, competition.season)
+        if current >= self._round_count(rules, entrants):
+            return LeagueNotice(
+                league.id, competition.season, competition.guild_id, competition.channel_id,
+                [f"{league.name}, season {competition.season}: every match is decided. "
+                 "An organiser closes the season with /league season end."],
+            )  # fmt: skip
+        return await self._open_round(league, competition, current + 1)
+
+    async def _emit(self, notice: LeagueNotice | None) -> None:
+        if notice is None:
+            return
+        for listener in self.notice_listeners:
+            try:
+                await listener(notice)
+            except Exception:  # a front end's failure must not undo a recorded result
+                log.exception("league notice for league %s", notice.league_id)
+
+    async def _match_game_finished(self, game_id: int, ranking: list[dict[str, Any]]) -> None:
+        found = await self.store.fixture_of_game(game_id)
+        if found is None:
+            return
+        league_id, season, fixture_id = found
+        league = await self.league(league_id)
+        competition = await self.store.competition(league_id, season)
+        if competition is None or await self.current_season(league_id) != season:
+            return  # the season's tables closed with it: a game finished later is rated, not counted
+        rules = CompetitionRules.from_json(competition.rules)
+        firsts = [r for r in ranking if r["rank"] == 1]
+        body = {
+            "game_id": game_id,
+            "scores": {r["user_id"]: r["score"] for r in ranking},
+            "winner": firsts[0]["user_id"] if len(firsts) == 1 else None,
+        }
+        async with self._lock(league_id):
+            try:
+                await self.store.log_match(fixture_id, "game", body, SYSTEM_USER, self.clock())
+            except Conflict:
+                return  # already logged
+            outcomes = await self._outcomes(league_id, season, rules)
+            fixture, outcome = next((f, o) for f, o in outcomes if f.id == fixture_id)
+            if not outcome.decided:
+                entrants = {e.user_id: e.name for e in await self.store.entrants(league_id, season)}
+                opened = await self._open_game(league, competition, fixture, entrants, len(fixture.games) + 1)
+                notice = LeagueNotice(league_id, season, competition.guild_id, competition.channel_id, [])
+                if opened is not None:
+                    notice.games.append(opened)
+                    notice.mentions += opened.user_ids
+                    notice.lines.append(f"{opened.title}: the match goes on.")
+                await self._emit(notice)
+                return
+            following = await self._after_decision(league, competition)
+        await self._emit(following)
+
+    async def tick(self) -> list[LeagueNotice]:
+        """Rule on matches still open at their deadline, then open the rounds that are due.
+
+        Call it periodically beside the game service's ``tick``; after a restart it catches
+        up on every deadline that passed meanwhile.
+        """
+        notices = []
+        now = self.clock()
+        for competition in await self.store.running_competitions():
+            try:
+                notices += await self._tick_competition(competition, now)
+            except Exception:  # one league's failure never stops the clock for the others
+                log.exception("league %s: deadline check failed", competition.league_id)
+        return notices
+
+    async def _tick_competition(self, competition: CompetitionRow, now: datetime) -> list[LeagueNotice]:
+        league = await self.league(competition.league_id)
+        rules = CompetitionRules.from_json(competition.rules)
+        season = competition.season
+        outcomes = await self._outcomes(league.id, season, rules)
+        # Catch up on match games that ended while their result was not counted (a crash
+        # between rating a game and logging it for its match): counted before any ruling.
+        logged = {e.body["game_id"] for e in await self.store.match_log(league.id, season) if e.kind == "game"}
+        late = [f.games[-1] for f, o in outcomes if not o.decided and f.games and f.games[-1] not in logged]
+        for game_id in late:
+            row = await self.games.store.get_game(game_id)
+            if row.status == "finished" and row.result:
+                await self.record_game(game_id)
+                outcomes = await self._outcomes(league.id, season, rules)
+        # And on a round whose opening a crash cut short: its byes, and its first games.
+        unopened = [f for f, o in outcomes if not o.decided and not f.games]
+        if unopened:
+            names = {e.user_id: e.name for e in await self.store.entrants(league.id, season)}
+            reopened = LeagueNotice(league.id, season, competition.guild_id, competition.channel_id, [])
+            async with self._lock(league.id):
+                for fixture in unopened:
+                    if fixture.away is None:
+                        await self.store.log_match(fixture.id, "bye", {}, SYSTEM_USER, now)
+                        continue
+                    opened = await self._open_game(league, competition, fixture, names, 1)
+                    if opened is not None:
+                        reopened.games.append(opened)
+                        reopened.mentions += opened.user_ids
+                        reopened.lines.append(f"{opened.title}: the match is open.")
+            await self._emit(reopened if reopened.games else None)
+            outcomes = await self._outcomes(league.id, season, rules)
+        due = [f for f, o in outcomes if not o.decided and f.deadline <= now]
+        if not due:
+            return []
+        names = {e.user_id: e.name for e in await self.store.entrants(league.id, season)}
+        notice = LeagueNotice(league.id, season, competition.guild_id, competition.channel_id, [])
+        stalled_games = []
+        for fixture in due:
+            if fixture.away is None:
+                continue  # a bye is decided when its round opens
+            staller = None
+            if fixture.games:
+                game_id = fixture.games[-1]
+                try:
+                    view = await self.games.turn(game_id)
+                except ServiceError:
+                    view = None
+                if view is not None and not view.finished:
+                    staller = view.user_id
+                    stalled_games.append(game_id)
+            winner = None
+            if staller is None:
+                reason = "the match window closed before the match could be played"
+            else:
+                reason = f"the match window closed with {names.get(staller, staller)} to play"
+                if rules.deadline_rule == "award":
+                    winner = fixture.away if staller == fixture.home else fixture.home
+            body = {"winner": winner, "staller": staller, "rule": rules.deadline_rule, "reason": reason}
+            await self.store.log_match(fixture.id, "deadline", body, SYSTEM_USER, now)
+            home, away = names.get(fixture.home, "?"), names.get(fixture.away, "?")
+            verdict = f"{names.get(winner, '?')} is awarded the match" if winner else "both players lose it"
+            notice.lines.append(f"{home} v {away}: {reason}; {verdict}.")
+            notice.mentions += [fixture.home, fixture.away]
+        for game_id in stalled_games:  # the match is decided: its game stops
+            await self._abort(game_id)
+        async with self._lock(league.id):
+            following = await self._after_decision(league, competition)
+        return [notice] + ([following] if following is not None else [])
+
+    async def override(
+        self, league_id: int, fixture_id: int, winner: str | None, reason: str, by_user: str, is_manager: bool,
+        role_ids: list[int] | None = None,
+    ) -> LeagueNotice:  # fmt: skip
+        """An organiser sets a match's result (``winner`` None: a draw), with a reason for the log."""
+        league = await self.league(league_id)
+        self._check_organiser(league, is_manager, role_ids, "override a result")
+        competition = await self._running_competition(league)
+        reason = " ".join(reason.split())
+        if not 3 <= len(reason) <= 200:
+            raise ServiceError("give a reason of 3 to 200 characters (it is kept in the log)")
+        fixtures = {f.id: f for f in await self.store.fixtures(league_id, competition.season)}
+        fixture = fixtures.get(fixture_id)
+        if fixture is None or fixture.away is None:
+            raise ServiceError(f"match #{fixture_id} is not a match of this season")
+        if winner is not None and winner not in (fixture.home, fixture.away):
+            raise ServiceError("the winner must be one of the match's two players")
+        names = {e.user_id: e.name for e in await self.store.entrants(league_id, competition.season)}
+        await self.store.log_match(fixture_id, "override", {"winner": winner, "reason": reason}, by_user, self.clock())
+        verdict = f"{names.get(winner, '?')} wins" if winner else "a draw"
+        notice = LeagueNotice(
+            league_id, competition.season, competition.guild_id, competition.channel_id,
+            [f"Result set by an organiser: {names[fixture.home]} v {names[fixture.away]}, {verdict} ({reason})."],
+            mentions=[fixture.home, fixture.away],
+        )  # fmt: skip
+        async with self._lock(league_id):
+            following = await self._after_decision(league, competition)
+        if following is not None:
+            notice.lines += following.lines
+            notice.games += following.games
+            notice.mentions += following.mentions
+        return notice
+
+    # ------------------------------------------------------------------ ladder games
     async def open_lobby(
         self, league_id: int, user_id: str, name: str, guild_id: str | None = None, channel_id: str | None = None
     ) -> GameRow:
@@ -187,6 +1024,8 @@ class LeagueService:
         season = await self.current_season(league_id)
         if season is None:
             raise ServiceError(f"{league.name!r} has no season running: a manager starts one with /league season")
+        if await self.store.competition(league_id, season) is not None:
+            raise ServiceError("this season is a competition: the bot opens its matches (/league fixtures)")
         o = league.options
         options = LobbyOptions(
             sets=o["sets"], max_players=o["max_players"], turn_limit=o["turn_limit"], timeout_policy=o["timeout_policy"]
@@ -194,7 +1033,7 @@ class LeagueService:
         return await self.games.create_lobby(user_id, name, options, guild_id, channel_id, league_id=league_id)
 
     async def record_game(self, game_id: int) -> None:
-        """Rate a finished league game (called by the game service when a game ends)."""
+        """Rate a finished league game and count it for its match (called by the game service)."""
         row = await self.games.store.get_game(game_id)
         if row.league_id is None or row.status != "finished" or not row.result:
             return
@@ -207,13 +1046,13 @@ class LeagueService:
         ranking = ranking_of(row.result)
         ratings = await self.store.ratings(league.id)
         changed = apply_result(ratings, season, ranking, league.options["season_sigma_boost"])
-        try:
+        with contextlib.suppress(Conflict):  # already rated: it may still have to count for its match
             await self.store.append_result(league.id, season, game_id, ranking, self.clock(), changed)
-        except Conflict:
-            return  # already rated
+        await self._match_game_finished(game_id, ranking)
 
     async def rebuild(self, league_id: int | None = None) -> dict[int, int]:
-        """Recompute ratings from the results log; returns results replayed per league."""
+        """Recompute ratings from the results log, and the kept tables of ended seasons from
+        the ratings, fixtures and match log; returns results replayed per league."""
         leagues = [await self.league(league_id)] if league_id is not None else await self.store.leagues()
         done = {}
         for league in leagues:
@@ -222,27 +1061,40 @@ class LeagueService:
             for result in results:
                 apply_result(ratings, result.season, result.ranking, league.options["season_sigma_boost"])
             await self.store.replace_ratings(league.id, ratings)
+            for past in await self.store.seasons(league.id):
+                if past.ended_at is not None and isinstance(past.standings, dict):
+                    ladder = await self._ratings_table(league, past.number)
+                    archive = await self._archive(league.id, past.number, ladder)
+                    await self.store.replace_season_standings(league.id, past.number, archive)
             done[league.id] = len(results)
         return done
 
     # ------------------------------------------------------------------ reading
     async def standings(self, league_id: int, season: int | None = None) -> list[Standing]:
+        """The ratings table of a season (for a competition: beside its division tables)."""
         league = await self.league(league_id)
         seasons = await self.store.seasons(league_id)
         if season is None:
             season = seasons[-1].number if seasons else 1
         finished = next((s for s in seasons if s.number == season and s.standings is not None), None)
         if finished is not None:
-            return [Standing(**row) for row in finished.standings]  # type: ignore[union-attr]
-        ratings = await self.store.ratings(league_id)
-        names = await self.store.members(league_id)
+            kept = finished.standings
+            rows = kept["ratings"] if isinstance(kept, dict) else kept
+            return [Standing(**row) for row in rows]  # type: ignore[union-attr]
+        return await self._ratings_table(league, season)
+
+    async def _ratings_table(self, league: LeagueRow, season: int) -> list[Standing]:
+        ratings = await self.store.ratings(league.id)
+        names = await self.store.members(league.id)
         totals: dict[str, int] = {}
-        for (_, user), (_, _, games) in ratings.items():
-            totals[user] = totals.get(user, 0) + games
+        for (s, user), (_, _, games) in ratings.items():
+            if s <= season:
+                totals[user] = totals.get(user, 0) + games
         boost = league.options["season_sigma_boost"]
+        upto = {k: v for k, v in ratings.items() if k[0] <= season}
         rows = []
-        for user in {u for (_, u) in ratings} | set(await self.store.members(league_id, active_only=True)):
-            mu, sigma, games = starting_rating(ratings, season, user, boost)
+        for user in {u for (_, u) in upto} | set(await self.store.members(league.id, active_only=True)):
+            mu, sigma, games = starting_rating(upto, season, user, boost)
             rows.append((ordinal(mu, sigma), user, mu, sigma, games))
         rows.sort(key=lambda r: (-r[0], names.get(r[1], r[1])))
         provisional = league.options["provisional_games"]
@@ -259,6 +1111,114 @@ class LeagueService:
             )  # fmt: skip
             for i, (o, user, mu, sigma, games) in enumerate(rows, start=1)
         ]
+
+    async def rating_changes(self, league_id: int, season: int) -> dict[str, tuple[int, int, bool]]:
+        """user -> (friendly rating now, change since the season began, provisional)."""
+        league = await self.league(league_id)
+        ratings = await self.store.ratings(league_id)
+        boost = league.options["season_sigma_boost"]
+        before_season = {k: v for k, v in ratings.items() if k[0] < season}
+        upto = {k: v for k, v in ratings.items() if k[0] <= season}
+        provisional = league.options["provisional_games"]
+        out = {}
+        users = {u for (_, u) in upto} | {e.user_id for e in await self.store.entrants(league_id, season)}
+        for user in users:
+            mu0, sigma0, _ = starting_rating(before_season, season, user, boost)
+            mu, sigma, _ = starting_rating(upto, season, user, boost)
+            games = sum(g for (s, u), (_, _, g) in upto.items() if u == user)
+            now = display_rating(mu, sigma)
+            out[user] = (now, now - display_rating(mu0, sigma0), games < provisional)
+        return out
+
+    async def season_tables(self, league_id: int, season: int | None = None) -> dict[int, list[TableRow]]:
+        """A competition season's division tables (Swiss: one table), computed from the log."""
+        if season is None:
+            season = await self.current_season(league_id) or max(
+                (s.number for s in await self.store.seasons(league_id)), default=1
+            )
+        competition = await self.store.competition(league_id, season)
+        if competition is None:
+            raise ServiceError(f"season {season} is a rating ladder, not a competition")
+        rules = CompetitionRules.from_json(competition.rules)
+        return build_tables(
+            rules,
+            await self.store.entrants(league_id, season),
+            await self.store.fixtures(league_id, season),
+            await self.store.match_log(league_id, season),
+            await self.rating_changes(league_id, season),
+        )
+
+    async def fixtures_for(self, league_id: int, user_id: str) -> list[FixtureView]:
+        """A player's matches still to play this season: the open ones with their games and
+        deadline, then (in a round robin) the later rounds of the schedule."""
+        league = await self.league(league_id)
+        competition = await self._running_competition(league)
+        rules = CompetitionRules.from_json(competition.rules)
+        entrants = await self.store.entrants(league_id, competition.season)
+        names = {e.user_id: e.name for e in entrants}
+        outcomes = await self._outcomes(league_id, competition.season, rules)
+        out = []
+        for fixture, outcome in outcomes:
+            if user_id in (fixture.home, fixture.away) and fixture.away is not None and not outcome.decided:
+                out.append(self._fixture_view(fixture, names, outcome))
+        current = max((f.round for f, _ in outcomes), default=0)
+        if rules.format == "divisions":
+            for division, rounds in self._schedule(rules, entrants).items():
+                for number, pairs in enumerate(rounds, start=1):
+                    for home, away in pairs:
+                        if number > current and user_id in (home, away):
+                            sets = rules.sets_of_round(number)
+                            now = self.clock()
+                            fixture = FixtureRow(
+                                0, competition.season, number, division, home, away, sets, now, now, []
+                            )
+                            view = self._fixture_view(fixture, names, None)
+                            view.deadline = None
+                            out.append(view)
+        return out
+
+    @staticmethod
+    def _fixture_view(fixture: FixtureRow, names: dict[str, str], outcome: MatchOutcome | None) -> FixtureView:
+        return FixtureView(
+            fixture.id, fixture.round, fixture.division, fixture.home, names.get(fixture.home, fixture.home),
+            fixture.away, names.get(fixture.away, fixture.away) if fixture.away else None, fixture.sets,
+            fixture.deadline, fixture.games, outcome,
+        )  # fmt: skip
+
+    async def progress(self, league_id: int) -> list[FixtureView]:
+        """Every match of the current round, decided or not (for organisers)."""
+        league = await self.league(league_id)
+        competition = await self._running_competition(league)
+        rules = CompetitionRules.from_json(competition.rules)
+        names = {e.user_id: e.name for e in await self.store.entrants(league_id, competition.season)}
+        outcomes = await self._outcomes(league_id, competition.season, rules)
+        current = max((f.round for f, _ in outcomes), default=0)
+        return [self._fixture_view(f, names, o) for f, o in outcomes if f.round == current]
+
+    async def history(self, league_id: int) -> list[dict[str, Any]]:
+        """The season archive: each season's format, dates, and winners (and movements)."""
+        out = []
+        for past in await self.store.seasons(league_id):
+            entry: dict[str, Any] = {
+                "season": past.number, "started_at": past.started_at, "ended_at": past.ended_at,
+                "format": "ladder", "leaders": [], "up": [], "down": [],
+            }  # fmt: skip
+            kept = past.standings
+            if isinstance(kept, dict):
+                entry["format"] = kept["format"]
+                for division, rows in sorted(kept["tables"].items(), key=lambda kv: int(kv[0])):
+                    if rows:
+                        entry["leaders"].append((int(division), rows[0]["name"]))
+                    entry["up"] += [r["name"] for r in rows if r["zone"] == "up"]
+                    entry["down"] += [r["name"] for r in rows if r["zone"] == "down"]
+            elif kept:
+                entry["leaders"] = [(0, row["name"]) for row in kept[:3]]
+            else:
+                competition = await self.store.competition(league_id, past.number)
+                entry["format"] = competition.rules["format"] if competition else "ladder"
+                entry["leaders"] = []
+            out.append(entry)
+        return out
 
     async def player(self, league_id: int, user_id: str) -> dict[str, Any]:
         table = await self.standings(league_id)

@@ -32,6 +32,47 @@ class SeasonRow:
 
 
 @dataclass
+class CompetitionRow:
+    league_id: int
+    season: int
+    rules: dict[str, Any]
+    guild_id: str | None
+    channel_id: str | None
+
+
+@dataclass
+class EntrantRow:
+    user_id: str
+    name: str
+    division: int
+    seed: int
+
+
+@dataclass
+class FixtureRow:
+    id: int
+    season: int
+    round: int
+    division: int
+    home: str
+    away: str | None  # None: a bye
+    sets: list[str]
+    opens_at: datetime
+    deadline: datetime
+    games: list[int]  # game ids, in the order they were played
+
+
+@dataclass
+class MatchEntry:
+    id: int
+    fixture_id: int
+    kind: str  # "game" | "bye" | "deadline" | "override"
+    body: dict[str, Any]
+    by_user: str
+    recorded_at: datetime
+
+
+@dataclass
 class ResultRow:
     id: int
     season: int
@@ -80,6 +121,15 @@ class LeagueStore:
         else:
             rows = await self.store._read("SELECT * FROM leagues WHERE guild_id = ? ORDER BY name", (guild_id,))
         return [self._league(r) for r in rows]
+
+    async def set_league_option(self, league_id: int, key: str, value: Any) -> None:
+        async with self.store._tx() as conn:
+            async with conn.execute("SELECT options FROM leagues WHERE id = ?", (league_id,)) as cur:
+                row = await cur.fetchone()
+            if row is None:
+                raise NotFound(f"there is no league #{league_id}")
+            options = json.loads(row[0]) | {key: value}
+            await conn.execute("UPDATE leagues SET options = ? WHERE id = ?", (json.dumps(options), league_id))
 
     # ------------------------------------------------------------------ members
     async def add_member(self, league_id: int, user_id: str, name: str, now: datetime) -> None:
@@ -204,3 +254,155 @@ class LeagueStore:
     async def game_ids(self, league_id: int) -> list[int]:
         rows = await self.store._read("SELECT id FROM games WHERE league_id = ? ORDER BY id", (league_id,))
         return [r[0] for r in rows]
+
+    # ------------------------------------------------------------------ competitions
+    async def create_competition(
+        self, league_id: int, season: int, rules: dict[str, Any], guild_id: str | None, channel_id: str | None,
+        now: datetime,
+    ) -> None:  # fmt: skip
+        try:
+            async with self.store._tx() as conn:
+                await conn.execute(
+                    "INSERT INTO competitions (league_id, season, rules, guild_id, channel_id, created_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (league_id, season, json.dumps(rules), guild_id, channel_id, iso(now)),
+                )
+        except sqlite3.IntegrityError:
+            raise Conflict(f"season {season} is already a competition") from None
+
+    async def competition(self, league_id: int, season: int) -> CompetitionRow | None:
+        rows = await self.store._read(
+            "SELECT rules, guild_id, channel_id FROM competitions WHERE league_id = ? AND season = ?",
+            (league_id, season),
+        )
+        if not rows:
+            return None
+        return CompetitionRow(league_id, season, json.loads(rows[0][0]), rows[0][1], rows[0][2])
+
+    async def running_competitions(self) -> list[CompetitionRow]:
+        """Competitions whose season has not ended (the deadline clock looks at these)."""
+        rows = await self.store._read(
+            "SELECT c.league_id, c.season, c.rules, c.guild_id, c.channel_id FROM competitions c"
+            " JOIN seasons s ON s.league_id = c.league_id AND s.number = c.season"
+            " WHERE s.ended_at IS NULL ORDER BY c.league_id"
+        )
+        return [CompetitionRow(r[0], r[1], json.loads(r[2]), r[3], r[4]) for r in rows]
+
+    async def set_entrants(self, league_id: int, season: int, entrants: list[EntrantRow]) -> None:
+        """Replace the season's entrants (only before its first round opens)."""
+        async with self.store._tx() as conn:
+            async with conn.execute(
+                "SELECT 1 FROM fixtures WHERE league_id = ? AND season = ? LIMIT 1", (league_id, season)
+            ) as cur:
+                if await cur.fetchone() is not None:
+                    raise Conflict("the season has kicked off: its divisions are fixed")
+            await conn.execute("DELETE FROM entrants WHERE league_id = ? AND season = ?", (league_id, season))
+            await conn.executemany(
+                "INSERT INTO entrants (league_id, season, user_id, name, division, seed) VALUES (?, ?, ?, ?, ?, ?)",
+                [(league_id, season, e.user_id, e.name, e.division, e.seed) for e in entrants],
+            )
+
+    async def entrants(self, league_id: int, season: int) -> list[EntrantRow]:
+        rows = await self.store._read(
+            "SELECT user_id, name, division, seed FROM entrants WHERE league_id = ? AND season = ?"
+            " ORDER BY division, seed",
+            (league_id, season),
+        )
+        return [EntrantRow(r[0], r[1], r[2], r[3]) for r in rows]
+
+    async def add_fixtures(
+        self, league_id: int, season: int, round_number: int,
+        pairs: list[tuple[int, str, str | None, list[str]]], opens_at: datetime, deadline: datetime,
+    ) -> list[int]:  # fmt: skip
+        """Write a round's pairings (division, home, away or None for a bye, sets) at once."""
+        try:
+            async with self.store._tx() as conn:
+                ids = []
+                for division, home, away, sets in pairs:
+                    cur = await conn.execute(
+                        "INSERT INTO fixtures (league_id, season, round, division, home, away, sets, opens_at,"
+                        " deadline) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (league_id, season, round_number, division, home, away, json.dumps(sets), iso(opens_at),
+                         iso(deadline)),
+                    )  # fmt: skip
+                    ids.append(int(cur.lastrowid))  # type: ignore[arg-type]
+                return ids
+        except sqlite3.IntegrityError:
+            raise Conflict(f"round {round_number} is already open") from None
+
+    async def add_fixture_game(self, fixture_id: int, number: int, game_id: int) -> None:
+        try:
+            async with self.store._tx() as conn:
+                await conn.execute(
+                    "INSERT INTO fixture_games (fixture_id, number, game_id) VALUES (?, ?, ?)",
+                    (fixture_id, number, game_id),
+                )
+        except sqlite3.IntegrityError:
+            raise Conflict(f"game {number} of this match is already open") from None
+
+    async def fixtures(self, league_id: int, season: int) -> list[FixtureRow]:
+        rows = await self.store._read(
+            "SELECT id, season, round, division, home, away, sets, opens_at, deadline FROM fixtures"
+            " WHERE league_id = ? AND season = ? ORDER BY round, division, id",
+            (league_id, season),
+        )
+        games = await self.store._read(
+            "SELECT fg.fixture_id, fg.game_id FROM fixture_games fg JOIN fixtures f ON f.id = fg.fixture_id"
+            " WHERE f.league_id = ? AND f.season = ? ORDER BY fg.fixture_id, fg.number",
+            (league_id, season),
+        )
+        by_fixture: dict[int, list[int]] = {}
+        for fixture_id, game_id in games:
+            by_fixture.setdefault(fixture_id, []).append(game_id)
+        return [
+            FixtureRow(
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                r[4],
+                r[5],
+                json.loads(r[6]),
+                parse_time(r[7]),  # type: ignore[arg-type]
+                parse_time(r[8]),  # type: ignore[arg-type]
+                by_fixture.get(r[0], []),
+            )
+            for r in rows
+        ]
+
+    async def fixture_of_game(self, game_id: int) -> tuple[int, int, int] | None:
+        """(league id, season, fixture id) of a game played for a fixture."""
+        rows = await self.store._read(
+            "SELECT f.league_id, f.season, f.id FROM fixture_games fg JOIN fixtures f ON f.id = fg.fixture_id"
+            " WHERE fg.game_id = ?",
+            (game_id,),
+        )
+        return (rows[0][0], rows[0][1], rows[0][2]) if rows else None
+
+    async def log_match(self, fixture_id: int, kind: str, body: dict[str, Any], by_user: str, now: datetime) -> None:
+        try:
+            async with self.store._tx() as conn:
+                await conn.execute(
+                    "INSERT INTO match_log (fixture_id, kind, game_id, body, by_user, recorded_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (fixture_id, kind, body.get("game_id") if kind == "game" else None, json.dumps(body), by_user,
+                     iso(now)),
+                )  # fmt: skip
+        except sqlite3.IntegrityError:
+            raise Conflict("that game is already in the match log") from None
+
+    async def match_log(self, league_id: int, season: int) -> list[MatchEntry]:
+        rows = await self.store._read(
+            "SELECT m.id, m.fixture_id, m.kind, m.body, m.by_user, m.recorded_at FROM match_log m"
+            " JOIN fixtures f ON f.id = m.fixture_id WHERE f.league_id = ? AND f.season = ? ORDER BY m.id",
+            (league_id, season),
+        )
+        return [MatchEntry(r[0], r[1], r[2], json.loads(r[3]), r[4], parse_time(r[5])) for r in rows]  # type: ignore[arg-type]
+
+    async def replace_season_standings(self, league_id: int, number: int, standings: Any) -> None:
+        """Rewrite an ended season's kept table (a cache that a rebuild recomputes)."""
+        async with self.store._tx() as conn:
+            await conn.execute(
+                "UPDATE seasons SET standings = ? WHERE league_id = ? AND number = ? AND ended_at IS NOT NULL",
+                (json.dumps(standings), league_id, number),
+            )

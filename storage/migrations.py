@@ -131,3 +131,74 @@ MIGRATIONS: list[tuple[int, str]] = [
         """,
     ),
 ]
+# Migration 3 belongs to another branch (storage reliability); this one is numbered 4
+# so that the two merge without renumbering. ``migrate`` applies the list in order and
+# skips what the database already has, so the gap is harmless.
+MIGRATIONS.append(
+    (
+        4,
+        """
+        -- A season run as a competition (divisions or Swiss); a season without a row is a rating ladder.
+        CREATE TABLE competitions (
+            league_id   INTEGER NOT NULL REFERENCES leagues (id),
+            season      INTEGER NOT NULL,
+            rules       TEXT NOT NULL,
+            guild_id    TEXT,
+            channel_id  TEXT,
+            created_at  TEXT NOT NULL,
+            PRIMARY KEY (league_id, season)
+        );
+        -- Who plays the season, in which division (1 = top) and with which seed; set before kick-off.
+        CREATE TABLE entrants (
+            league_id   INTEGER NOT NULL REFERENCES leagues (id),
+            season      INTEGER NOT NULL,
+            user_id     TEXT NOT NULL,
+            name        TEXT NOT NULL,
+            division    INTEGER NOT NULL,
+            seed        INTEGER NOT NULL,
+            PRIMARY KEY (league_id, season, user_id)
+        );
+        -- Append-only: the pairings of each round, written when the round opens.
+        CREATE TABLE fixtures (
+            id          INTEGER PRIMARY KEY AUTOINCREMENT,
+            league_id   INTEGER NOT NULL REFERENCES leagues (id),
+            season      INTEGER NOT NULL,
+            round       INTEGER NOT NULL,
+            division    INTEGER NOT NULL,
+            home        TEXT NOT NULL,
+            away        TEXT,
+            sets        TEXT NOT NULL,
+            opens_at    TEXT NOT NULL,
+            deadline    TEXT NOT NULL,
+            UNIQUE (league_id, season, round, home)
+        );
+        CREATE INDEX fixtures_season ON fixtures (league_id, season, round);
+        CREATE TRIGGER fixtures_append_only_update BEFORE UPDATE ON fixtures
+            BEGIN SELECT RAISE(ABORT, 'fixtures are append-only'); END;
+        CREATE TRIGGER fixtures_append_only_delete BEFORE DELETE ON fixtures
+            BEGIN SELECT RAISE(ABORT, 'fixtures are append-only'); END;
+        CREATE TABLE fixture_games (
+            fixture_id  INTEGER NOT NULL REFERENCES fixtures (id),
+            number      INTEGER NOT NULL,
+            game_id     INTEGER NOT NULL UNIQUE REFERENCES games (id),
+            PRIMARY KEY (fixture_id, number)
+        );
+        -- Append-only: how each match was decided, entry by entry (a game's score, a bye,
+        -- a deadline ruling, an organiser's override with its reason). Tables are computed from it.
+        CREATE TABLE match_log (
+            id          INTEGER PRIMARY KEY AUTOINCREMENT,
+            fixture_id  INTEGER NOT NULL REFERENCES fixtures (id),
+            kind        TEXT NOT NULL CHECK (kind IN ('game', 'bye', 'deadline', 'override')),
+            game_id     INTEGER UNIQUE REFERENCES games (id),  -- a game counts once
+            body        TEXT NOT NULL,
+            by_user     TEXT NOT NULL,
+            recorded_at TEXT NOT NULL
+        );
+        CREATE INDEX match_log_fixture ON match_log (fixture_id);
+        CREATE TRIGGER match_log_append_only_update BEFORE UPDATE ON match_log
+            BEGIN SELECT RAISE(ABORT, 'the match log is append-only'); END;
+        CREATE TRIGGER match_log_append_only_delete BEFORE DELETE ON match_log
+            BEGIN SELECT RAISE(ABORT, 'the match log is append-only'); END;
+        """,
+    )
+)

@@ -143,7 +143,7 @@ async def test_only_managers_administer_and_only_members_play(env):
     league = await leagues.create("g1", "Friday", "boss", True, sets=["base", "toll"])
     with pytest.raises(ServiceError, match="already has a league"):
         await leagues.create("g1", "friday ", "boss", True)
-    with pytest.raises(ServiceError, match="only server managers can end"):
+    with pytest.raises(ServiceError, match="only server managers or the league.s organisers can end"):
         await leagues.end_season(league.id, is_manager=False)
     with pytest.raises(ServiceError, match="join the league"):
         await leagues.open_lobby(league.id, "u1", "Ann")
