@@ -18,13 +18,22 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
-from engine.tiles import CITY, DIRS, DX, DY, FIELD, TERRAIN_NAME, RotatedTile, TileType, key_demand
+from engine.tiles import CITY, DIRS, DX, DY, FIELD, TERRAIN_NAME, CellInfo, RotatedTile, TileType, key_demand
 
 NEIGHBOURS8 = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
 AREA_KINDS = ("cloister", "castle")
 Cell = tuple[int, int]
 Follower = tuple[int, int]  # (player index, node the figure stands on)
+
+
+class PlacedCell(NamedTuple):
+    """A board cell: which placement covers it, that placement's first node, and the cell's data."""
+
+    placement: int
+    first_node: int
+    info: CellInfo
 
 
 @dataclass(slots=True)
@@ -45,8 +54,7 @@ class Board:
     """Placed tiles and the features they form. Knows geometry, not turns."""
 
     def __init__(self) -> None:
-        # cell -> (placement index, first node of that placement, RotatedTile.cell_info[ci])
-        self.cells: dict[Cell, tuple] = {}
+        self.cells: dict[Cell, PlacedCell] = {}
         self.placements: list[Placement] = []
         # open cell -> packed terrain its placed neighbours demand (tiles.edge_key)
         self.frontier: dict[Cell, int] = {}
@@ -300,7 +308,7 @@ class Board:
         infos = rt.cell_info
         for info in infos:
             c = (x + info[0], y + info[1])
-            cells[c] = (pidx, first, info)
+            cells[c] = PlacedCell(pidx, first, info)
             frontier.pop(c, None)
         if self.watched:
             for info in infos:

@@ -17,6 +17,7 @@ import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 # Directions: index = clockwise quarter turns from north. y grows south.
 DIRS = "NESW"
@@ -68,6 +69,34 @@ def key_demand(key: int, d: int) -> int:
     return (key >> (3 * d)) & 7
 
 
+class EdgeLink(NamedTuple):
+    """One land edge of a placed cell, packed for the placement loop."""
+
+    d: int  # direction of the edge
+    step_x: int  # to the neighbouring cell
+    step_y: int
+    opposite: int  # the neighbour's direction facing back
+    demand: int  # this edge's terrain, shifted to where the neighbour's packed demand keeps it
+    terrain: int
+    edge_seg: int  # segment on this edge (roads, cities, rivers)
+    half0: int  # field segments on the edge's two halves
+    half1: int
+    opposite_half0: int  # the neighbour's half-edges touching them
+    opposite_half1: int
+
+
+class CellInfo(NamedTuple):
+    """What the board needs of one cell of a rotated tile when it is placed."""
+
+    dx: int  # offset from the tile's cell u0
+    dy: int
+    cell: int  # cell index in the tile
+    terrain: tuple[int, ...]
+    edge_seg: tuple[int, ...]  # per direction: segment index or -1
+    half_seg: tuple[int, ...]  # per half-edge: segment index or -1
+    links: tuple[EdgeLink, ...]
+
+
 @dataclass
 class RotatedTile:
     """A tile type at one rotation, in board orientation relative to its cell u0."""
@@ -79,11 +108,8 @@ class RotatedTile:
     half_seg: list[tuple[int, ...]]  # per cell, per half-edge: segment index or -1
     targets: dict[tuple[int, str], int]  # (cell index, "road:E") -> segment index
     canonical: list[tuple[int, str]]  # per segment: (cell index, preferred target name)
-    # Per cell, what the board needs at placement: (dx, dy, cell index, terrain,
-    # edge_seg, half_seg, links); links has one entry per direction that carries
-    # land: (d, step x, step y, opposite d, terrain << 3*opposite d, terrain, edge
-    # seg, half seg, half seg, neighbour's half-edge, neighbour's half-edge).
-    cell_info: list[tuple] = field(default_factory=list)
+    # Per cell, what the board needs at placement (one link per edge that carries land).
+    cell_info: list[CellInfo] = field(default_factory=list)
 
 
 @dataclass(eq=False)  # one object per tile type: compared and hashed by identity
@@ -289,7 +315,7 @@ def _precompute_rotations(tile: TileType) -> None:
         for ci in range(len(tile.cells)):
             es, hs = rt.edge_seg[ci], rt.half_seg[ci]
             links = tuple(
-                (
+                EdgeLink(
                     d,
                     DX[d],
                     DY[d],
@@ -306,7 +332,7 @@ def _precompute_rotations(tile: TileType) -> None:
                 if terrain[ci][d] != NONE
             )
             dx, dy = offsets[ci]
-            rt.cell_info.append((dx, dy, ci, terrain[ci], es, hs, links))
+            rt.cell_info.append(CellInfo(dx, dy, ci, terrain[ci], es, hs, links))
         tile.rotations.append(rt)
         # Two rotations are the same placement when they draw the same tile: same
         # cells, edges and segments (with their attributes) in board orientation.
