@@ -155,7 +155,7 @@ class Carc(commands.Cog):
 
     async def notify_by_dm(self, view: TurnView) -> None:
         """A DM for players who asked for one (``/carc settings``): the tile and the thread."""
-        if view.finished or not view.user_id or not view.user_id.isdigit():
+        if view.finished or not present.is_snowflake(view.user_id):
             return
         try:
             if not (await self.service.player_settings(view.user_id)).get("dm_turns"):
@@ -212,14 +212,12 @@ class Carc(commands.Cog):
         else:
             await service.attach(game_id, thread_id=str(thread.id))
         view = await service.turn(game_id)
-        pings = " ".join(present.mention(u, "") for u in user_ids if u.isdigit())
+        pings = " ".join(present.mention(u, "") for u in user_ids if present.is_snowflake(u))
         head = f"Game #{game_id} starts. Seats and colours: {present.seat_line(list(view.scores))}."
         if pings:
             await thread.send(
                 present.clip(f"{pings} {head}"),
-                allowed_mentions=discord.AllowedMentions(
-                    everyone=False, roles=False, users=[discord.Object(int(u)) for u in user_ids if u.isdigit()]
-                ),
+                allowed_mentions=present.ping_users(user_ids),
             )
             head = ""
         await self.post_turn(thread, game_id, view, [head] if head else [])

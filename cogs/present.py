@@ -9,6 +9,7 @@ or a role.
 from __future__ import annotations
 
 import io
+import re
 from datetime import datetime
 
 import discord
@@ -48,15 +49,26 @@ def safe(text: str, limit: int = 100) -> str:
     return discord.utils.escape_mentions(discord.utils.escape_markdown(clip(str(text), limit)))
 
 
+def is_snowflake(text: str | None) -> bool:
+    """A Discord id (computer seats and console players have others)."""
+    return bool(text) and re.fullmatch(r"[0-9]{1,20}", text or "") is not None
+
+
 def ping(user_id: str | None) -> discord.AllowedMentions:
     """Mentions that may ping this one user and nobody else."""
-    if user_id and user_id.isdigit():
-        return discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(int(user_id))])
+    if is_snowflake(user_id):
+        return discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(int(user_id or 0))])
     return NO_PINGS
 
 
+def ping_users(user_ids: list[str]) -> discord.AllowedMentions:
+    """Mentions that may ping these users and nobody else."""
+    users = [discord.Object(int(u)) for u in user_ids if is_snowflake(u)]
+    return discord.AllowedMentions(everyone=False, roles=False, users=users)
+
+
 def mention(user_id: str | None, fallback: str) -> str:
-    return f"<@{user_id}>" if user_id and user_id.isdigit() else safe(fallback)
+    return f"<@{user_id}>" if is_snowflake(user_id) else safe(fallback)
 
 
 def timestamp(t: datetime | None, style: str = "R") -> str:

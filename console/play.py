@@ -171,7 +171,7 @@ async def _placement(service, view, ask: Ask, question: Question, moves, read, w
         if answer.lower() == "back" and ask.picks:
             return None
         word = answer.strip()
-        if word.isascii() and word.isdigit() and 1 <= int(word) <= len(others):
+        if re.fullmatch(r"[0-9]{1,4}", word) and 1 <= int(word) <= len(others):
             return others[int(word) - 1]
         picked = _tile_pick(word, moves, by_cell, labels)
         if isinstance(picked, int):
@@ -213,7 +213,7 @@ async def _choice(service, view, ask: Ask, question: Question, moves, read, writ
             return None
         if answer in ("p", "pass") and question.pass_label is not None:
             return len(moves) - 1
-        if answer.isascii() and answer.isdigit() and len(answer) <= 4 and 1 <= int(answer) <= len(question.options):
+        if re.fullmatch(r"[0-9]{1,4}", answer) and 1 <= int(answer) <= len(question.options):
             return int(answer) - 1
         write(
             f"answer with a number from 1 to {len(question.options)}"

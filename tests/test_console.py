@@ -1,10 +1,13 @@
 """The offline front ends: the scripted terminal game and the demo."""
 
 import json
+import random
 import re
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from console.demo import run_demo
 from console.play import run_console
@@ -77,3 +80,51 @@ def test_bot_without_token_says_what_is_missing(tmp_path):
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}
     proc = subprocess.run([sys.executable, str(ROOT / "bot.py")], cwd=tmp_path, env=env, capture_output=True, text=True)
     assert proc.returncode == 2 and "DISCORD_TOKEN" in proc.stderr
+
+
+class RandomPlayerAtTheKeyboard:
+    """Answers every prompt with a random legal-looking line, often with junk first: Unicode
+    digits, huge numbers, 6,000 characters, unknown words, labels that do not exist."""
+
+    JUNK = ["²", "9" * 5000, "x" * 6000, "Z 45", "-1,-1 33", "  ", "p", "back", "0", "١", "1,1 90.5", "score", "tiles"]
+
+    def __init__(self, seed: int) -> None:
+        self.rng = random.Random(seed)
+        self.out: list[str] = []
+
+    def write(self, text: str) -> None:
+        self.out.append(text)
+
+    def read(self) -> str | None:
+        if self.rng.random() < 0.3:
+            return self.rng.choice(self.JUNK)
+        prompt = self.out[-1]
+        if prompt.endswith("cell rotation:"):
+            listing = next(line for line in reversed(self.out) if re.match(r"^\s+A ", line))
+            cells = re.findall(r"([A-Z]+) (-?\d+),(-?\d+) \[([\d, ]+)\]", listing)
+            label, _x, _y, rots = self.rng.choice(cells)
+            return f"{label} {self.rng.choice(rots.split(', '))}"
+        if prompt.endswith("choice:"):
+            count = sum(1 for line in self.out[-30:] if re.match(r"^\s+\d+\. ", line))
+            options = [str(n) for n in range(1, count + 1)]
+            if any(line.strip().startswith("p. ") for line in self.out[-30:]):
+                options.append("p")
+            return self.rng.choice(options or ["p"])
+        raise AssertionError(f"unexpected prompt {prompt!r}")
+
+
+@pytest.mark.parametrize(
+    "sets",
+    [
+        ["base"],
+        ["base", "river1", "river2", "castles", "ferries", "toll"],
+        ["base", "wheel", "castles", "ferries", "toll"],
+    ],
+    ids=lambda s: "+".join(s),
+)
+async def test_random_answers_and_junk_play_a_whole_terminal_game(tmp_path, sets):
+    player = RandomPlayerAtTheKeyboard(len(sets))
+    code = await run_console(sets, ["Ann", "Bob"], 1, 7, tmp_path / "c.db", None, player.read, player.write)
+    text = "\n".join(player.out)
+    assert code == 0 and "final scores:" in text and "Traceback" not in text
+    assert not re.search(r"\b(base|river1|river2|castles|wheel|toll|ferries)\.[A-Za-z_]", text)  # tile names, not ids

@@ -76,9 +76,11 @@ def test_random_games_word_every_question_option_and_event(sets: list[str], play
             assert len(set(labels)) == len(labels), labels
         move = rng.choice(moves)
         events = game.apply(move)
-        assert any(e["type"] == "turn_ended" for e in events) == (
-            game.finished or game.turn != question.turn or game.players[game.actor] != question.player
-        ) or question.kind == "plague"
+        assert (
+            any(e["type"] == "turn_ended" for e in events)
+            == (game.finished or game.turn != question.turn or game.players[game.actor] != question.player)
+            or question.kind == "plague"
+        )
     assert {"tile_placed", "turn_ended", "game_over"} <= kinds
     if "wheel" in sets:
         assert "wheel" in kinds and "wheel_event" in kinds
