@@ -485,6 +485,10 @@ class Game:
             self.step = "tile"
             self.actor = self.current
             return True
+        for hook in self._hooks["unplaceable"]:
+            if hook(self, tile, events):  # put back into the bag: draw the next tile
+                self.drawn = None
+                return False
         events.append({"type": "tile_discarded", "tile": tile.id})
         self.drawn = None
         return False

@@ -60,6 +60,11 @@ class Expansion:
         """Why an edge-legal placement is still forbidden, or None."""
         return None
 
+    def unplaceable(self, game: Game, tile: TileType, events: list[Event]) -> bool:
+        """The drawn tile fits nowhere: return True if this expansion put it back into
+        the bag (the core then draws the next tile), False to let the core discard it."""
+        return False
+
     def on_place(self, game: Game, placement: int, events: list[Event]) -> None:
         """A tile (or castle) was just placed."""
 
@@ -124,6 +129,7 @@ HOOKS = (
     "turn_start",
     "on_draw",
     "placement_problem",
+    "unplaceable",
     "on_place",
     "figure_moves",
     "figure_allowed",
