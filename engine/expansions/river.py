@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from engine.catalog import TILE_TYPES, tile_set
 from engine.expansions import Event, Expansion
-from engine.tiles import DX, DY
+from engine.tiles import DX, DY, edge_key
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -123,6 +123,7 @@ class Look(NamedTuple):
 
     edges: tuple[int, int, int, int]  # terrain per direction N, E, S, W
     rivers: tuple[tuple[int, ...], ...]  # the directions of each river segment
+    packed: int  # the edges packed as tiles.edge_key does
 
 
 @functools.cache
@@ -133,7 +134,7 @@ def _looks(tile: TileType, rot: int) -> Look:
         si = rt.edge_seg[0][d]
         if si >= 0 and tile.segments[si].kind == "river":
             rivers.setdefault(si, []).append(d)
-    return Look(rt.terrain[0], tuple(tuple(ds) for ds in rivers.values()))
+    return Look(rt.terrain[0], tuple(tuple(ds) for ds in rivers.values()), edge_key(rt.terrain[0]))
 
 
 @functools.cache
@@ -200,9 +201,12 @@ class Completion:
         self.nodes += 1
         if self.nodes > SEARCH_BUDGET:
             raise _OutOfBudget
-        children, live = self._children(ends, counts, lake)
         closers = (1 if lake else 0) + sum(c for c, n in zip(counts, self.net, strict=True) if n < 0)
         forks = sum(c for c, n in zip(counts, self.net, strict=True) if n > 0)
+        if not forks and self._open_country(ends, closers):
+            self.memo[key] = True
+            return True
+        children, live = self._children(ends, counts, lake)
         result = False
         if closers <= live + forks:
             occupied = self.occupied
@@ -236,10 +240,16 @@ class Completion:
             taken = {(o[0], o[1]) for o in others}
             incoming = (flow + 2) % 4
             before = len(children)
-            neighbours = [occupied.get((x + DX[d], y + DY[d])) for d in range(4)]
+            # What the placed neighbours demand, packed: a look fits if (packed & mask) == need.
+            need = mask = 0
+            for d in range(4):
+                nb = occupied.get((x + DX[d], y + DY[d]))
+                if nb is not None:
+                    need |= nb[(d + 2) % 4] << 3 * d
+                    mask |= 7 << 3 * d
             for i, shape in options:
-                for edges, rivers in shape:
-                    if any(nb is not None and nb[(d + 2) % 4] != edges[d] for d, nb in enumerate(neighbours)):
+                for edges, rivers, packed in shape:
+                    if packed & mask != need:
                         continue
                     exits = _exits(x, y, flow, history, incoming, rivers, occupied, taken)
                     if exits is None:
@@ -256,6 +266,39 @@ class Completion:
                 live += 1
         children.sort(key=lambda c: c[0])
         return children, live
+
+    def _open_country(self, ends: tuple[End, ...], closers: int) -> bool:
+        """Can the rest surely be placed in open country, with no search?
+
+        An end is free when the quarter-plane ahead of it, on the side of a turn its
+        branch may take next, and the row of cells behind each of its two edges, hold
+        no tile and no other end. Its branch can then take any tiles: straights run
+        on, curves alternate (starting with that turn), so the river climbs a
+        staircase inside the quarter-plane that touches nothing but itself, and a
+        closing tile ends it. One free end takes everything when at most one tile
+        closes an end; two free ends whose areas are apart take two closing tiles.
+        """
+        occupied = self.occupied
+        areas: list[tuple[int, tuple[float, float, float, float]]] = []
+        for e, (x, y, flow, history) in enumerate(ends):
+            hx, hy = DX[flow], DY[flow]
+            points = list(occupied) + [(o[0], o[1]) for o in ends if o[:2] != (x, y)]
+            for turn, t in (("L", (flow + 3) % 4), ("R", (flow + 1) % 4)):
+                if _turn_problem(history, turn):
+                    continue
+                tx, ty = DX[t], DY[t]
+                for px, py in points:
+                    u = (px - x) * hx + (py - y) * hy
+                    v = (px - x) * tx + (py - y) * ty
+                    if u >= -1 and v >= -1 and (u, v) != (-1, -1) and (u, v) != (-1, 0):
+                        break  # (-1, 0) is the tile the water comes from
+                else:
+                    if closers <= 1:
+                        return True
+                    areas.append((e, _area(x, y, hx, hy, tx, ty)))
+        if closers != 2:
+            return False
+        return any(a != b and _apart(ra, rb) for i, (a, ra) in enumerate(areas) for b, rb in areas[i + 1 :])
 
     def _room(self, ends: tuple[End, ...], need: int) -> bool:
         """Are there at least ``need`` free cells reachable from the open ends?
@@ -278,6 +321,29 @@ class Completion:
                     seen.add(c)
                     todo.append(c)
         return len(seen) >= need
+
+
+INF = float("inf")
+
+
+def _area(x: int, y: int, hx: int, hy: int, tx: int, ty: int) -> tuple[float, float, float, float]:
+    """(x min, x max, y min, y max) of the quarter-plane ahead of (x, y) towards h and
+    t, with one row behind each of its edges."""
+    lo_x, hi_x, lo_y, hi_y = -INF, INF, -INF, INF
+    for dx, dy in ((hx, hy), (tx, ty)):
+        if dx > 0:
+            lo_x = x - 1
+        elif dx < 0:
+            hi_x = x + 1
+        if dy > 0:
+            lo_y = y - 1
+        elif dy < 0:
+            hi_y = y + 1
+    return lo_x, hi_x, lo_y, hi_y
+
+
+def _apart(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[1] < b[0] or b[1] < a[0] or a[3] < b[2] or b[3] < a[2]
 
 
 def _exits(
