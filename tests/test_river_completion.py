@@ -132,3 +132,44 @@ def test_a_river_tile_that_fits_nowhere_goes_back_under_the_stack_and_is_placed_
     assert [(p.tile.id, p.x, p.y, p.rot) for p in replayed.board.placements] == [
         (p.tile.id, p.x, p.y, p.rot) for p in game.board.placements
     ]
+
+
+def test_an_arm_may_not_turn_into_the_pocket_of_a_u_turn():
+    # Seed 289 of a random River I+II game: the fork's north arm ran north from (1,-1)
+    # to (1,-3), turned east over the top to (2,-3) and ended beside a city at (3,-3).
+    # The east arm flows into (2,0), just below the pocket that U leaves open.
+    pool = [
+        "river2.fork",
+        "river1.city_road",
+        "river2.city_bridge",
+        "river2.city_corner",
+        "river2.inn_bridge",
+        "river2.city_end",
+        "river1.city_corner",
+        "river1.cities",
+        "river1.road_curve",
+        "river1.curve",
+        "river1.straight",
+        "river2.road_curve",
+        "river2.curve",
+        "river2.city_road",
+        "river1.straight",
+        "river1.cloister_road",
+        "river1.curve_g",
+        "river1.bridge",
+        "river2.pigsty_curve",
+        "river2.cloister",
+        "river2.volcano_lake",
+        *BASE_TAIL,
+    ]
+    moves = [tile(1, 0, 0), tile(1, -1, 90), tile(1, -2, 0), tile(1, -3, 0), tile(2, -3, 90), tile(3, -3, 0)]
+    game, _ = play(pool, [m for move in moves for m in (move, PASS)], sets=("base", "river1", "river2"))
+    assert set(game.expansion_state("river")["ends"]) == {"2,0"}
+    assert game.drawn.id == "river1.city_corner"
+    # Turning north at (2,0) leads into the pocket (2,-1), (2,-2) under the U: the
+    # fourteen tiles left could never all follow. Turning south is fine.
+    assert game.board.fits(game.drawn, 2, 0, 180)
+    with pytest.raises(IllegalMove, match="the rest of the river could then no longer be placed in full"):
+        game.apply(tile(2, 0, 180))
+    assert game.legal_placements() == {(2, 0): (90,)}
+    game.apply(tile(2, 0, 90))
