@@ -203,14 +203,14 @@ class Completion:
             raise _OutOfBudget
         closers = (1 if lake else 0) + sum(c for c, n in zip(counts, self.net, strict=True) if n < 0)
         forks = sum(c for c, n in zip(counts, self.net, strict=True) if n > 0)
-        if not forks and self._open_country(ends, closers):
+        if not forks and self._open_country(ends, counts, lake, closers):
             self.memo[key] = True
             return True
         children, live = self._children(ends, counts, lake)
         result = False
         if closers <= live + forks:
             occupied = self.occupied
-            for i, (_, cell, edges, new_ends, new_counts, new_lake) in enumerate(children):
+            for i, (_, _, cell, edges, new_ends, new_counts, new_lake) in enumerate(children):
                 if i == 1 and not self._room(ends, left + lake):
                     break
                 occupied[cell] = edges
@@ -239,7 +239,7 @@ class Completion:
             others = ends[:e] + ends[e + 1 :]
             taken = {(o[0], o[1]) for o in others}
             incoming = (flow + 2) % 4
-            before = len(children)
+            mine = []
             # What the placed neighbours demand, packed: a look fits if (packed & mask) == need.
             need = mask = 0
             for d in range(4):
@@ -261,13 +261,15 @@ class Completion:
                         new_counts, new_lake = counts, False
                     # Closing tiles last; otherwise the placement whose ends lie farthest out.
                     score = min(((ex - cx) ** 2 + (ey - cy) ** 2 for ex, ey, _, _ in exits), default=-1.0)
-                    children.append((-score, (x, y), edges, tuple(sorted(others + tuple(exits))), new_counts, new_lake))
-            if len(children) > before:
+                    mine.append((-score, (x, y), edges, tuple(sorted(others + tuple(exits))), new_counts, new_lake))
+            if mine:
                 live += 1
-        children.sort(key=lambda c: c[0])
+                # The end with the fewest choices first: it is the one that gets stuck.
+                children += [(len(mine), *child) for child in mine]
+        children.sort(key=lambda c: (c[0], c[1]))
         return children, live
 
-    def _open_country(self, ends: tuple[End, ...], closers: int) -> bool:
+    def _open_country(self, ends: tuple[End, ...], counts: tuple[int, ...], lake: bool, closers: int) -> bool:
         """Can the rest surely be placed in open country, with no search?
 
         An end is free when the quarter-plane ahead of it, on the side of a turn its
@@ -276,7 +278,9 @@ class Completion:
         on, curves alternate (starting with that turn), so the river climbs a
         staircase inside the quarter-plane that touches nothing but itself, and a
         closing tile ends it. One free end takes everything when at most one tile
-        closes an end; two free ends whose areas are apart take two closing tiles.
+        closes an end; with two closing tiles, one goes to another end that takes it
+        now (nothing the free end places will touch it), or two free ends whose
+        areas are apart take one each.
         """
         occupied = self.occupied
         areas: list[tuple[int, tuple[float, float, float, float]]] = []
@@ -296,9 +300,28 @@ class Completion:
                     if closers <= 1:
                         return True
                     areas.append((e, _area(x, y, hx, hy, tx, ty)))
-        if closers != 2:
+        if closers != 2 or not areas:
             return False
+        closing = [self.shapes[i] for i, c in enumerate(counts) if c and self.net[i] < 0]
+        if lake:
+            closing.append(self.lake)
+        free = {e for e, _ in areas}
+        for a, end in enumerate(ends):
+            if free - {a} and self._closes_now(end, closing):
+                return True
         return any(a != b and _apart(ra, rb) for i, (a, ra) in enumerate(areas) for b, rb in areas[i + 1 :])
+
+    def _closes_now(self, end: End, closing: list) -> bool:
+        """Does one of the closing tiles fit at this end now?"""
+        x, y, flow, _ = end
+        incoming = (flow + 2) % 4
+        need = mask = 0
+        for d in range(4):
+            nb = self.occupied.get((x + DX[d], y + DY[d]))
+            if nb is not None:
+                need |= nb[(d + 2) % 4] << 3 * d
+                mask |= 7 << 3 * d
+        return any(look.packed & mask == need and look.rivers == ((incoming,),) for shape in closing for look in shape)
 
     def _room(self, ends: tuple[End, ...], need: int) -> bool:
         """Are there at least ``need`` free cells reachable from the open ends?
