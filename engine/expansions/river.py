@@ -406,6 +406,16 @@ def _exits(
     return exits
 
 
+def _ends(state: dict) -> tuple[End, ...]:
+    """The open ends of a river state, as the search takes them."""
+    return tuple(
+        sorted(
+            (*map(int, k.split(",")), e["dir"], _history(state["turns"][str(e["branch"])]))
+            for k, e in state["ends"].items()
+        )
+    )
+
+
 class River(Expansion):
     name = "river"
 
@@ -505,20 +515,22 @@ class River(Expansion):
             return problem
         assert change is not None
         occupied = {c: info[2][3] for c, info in game.board.cells.items()}
-        occupied[(x, y)] = _looks(tile, rot).edges
-        ends = tuple(
-            sorted(
-                (*map(int, k.split(",")), e["dir"], _history(change["turns"][str(e["branch"])]))
-                for k, e in change["ends"].items()
-            )
-        )
+        after = dict(occupied)
+        after[(x, y)] = _looks(tile, rot).edges
+        if self._completes(after, _ends(change), stack):
+            return None
+        # If the river cannot be completed anyway (castles walled it in, or an old
+        # record), only the tile's own rules apply: place as much of it as fits.
+        if self._completes(occupied, _ends(_state(game)), [tile.id, *stack]):
+            return "the rest of the river could then no longer be placed in full"
+        return None
+
+    def _completes(self, occupied: dict, ends: tuple[End, ...], stack: list[str]) -> bool:
         key = (frozenset(occupied.items()), ends, tuple(sorted(stack)))
         ok = self._completable.get(key)
         if ok is None:
             ok = self._completable[key] = Completion(occupied, stack).run(ends)
-        if not ok:
-            return "the rest of the river could then no longer be placed in full"
-        return None
+        return ok
 
     def placement_problem(self, game: Game, tile: TileType, x: int, y: int, rot: int) -> str | None:
         if not is_river(tile.id):
