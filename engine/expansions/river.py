@@ -232,7 +232,9 @@ class Completion:
         ys = [y for _, y in occupied]
         cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
         # The lake comes last: it is tried only when no other tile is left.
-        options = [(i, self.shapes[i]) for i, c in enumerate(counts) if c] if any(counts) else [(-1, self.lake)]
+        options: list[tuple[int, tuple[Look, ...]]] = [(i, self.shapes[i]) for i, c in enumerate(counts) if c]
+        if not options and lake and self.lake is not None:
+            options = [(-1, self.lake)]
         children = []
         live = 0
         for e, (x, y, flow, history) in enumerate(ends):
@@ -303,7 +305,7 @@ class Completion:
         if closers != 2 or not areas:
             return False
         closing = [self.shapes[i] for i, c in enumerate(counts) if c and self.net[i] < 0]
-        if lake:
+        if lake and self.lake is not None:
             closing.append(self.lake)
         free = {e for e, _ in areas}
         for a, end in enumerate(ends):
@@ -311,7 +313,7 @@ class Completion:
                 return True
         return any(a != b and _apart(ra, rb) for i, (a, ra) in enumerate(areas) for b, rb in areas[i + 1 :])
 
-    def _closes_now(self, end: End, closing: list) -> bool:
+    def _closes_now(self, end: End, closing: list[tuple[Look, ...]]) -> bool:
         """Does one of the closing tiles fit at this end now?"""
         x, y, flow, _ = end
         incoming = (flow + 2) % 4
