@@ -161,10 +161,12 @@ class _OutOfBudget(Exception):
 class Completion:
     """Can the remaining river tiles all be placed, in some order, by the rules?
 
-    An exact depth-first search over placements (same tile looks merged, the lake
-    last), trying first the placements that lead away from the river, with a memo
-    of the positions seen and two cuts: there must be an open end for every tile
-    that closes one, and room (free cells reachable from the ends) for every tile.
+    A depth-first search over placements (same tile looks merged, the lake last):
+    the end with the fewest choices first, then the placements that lead away from
+    the river; a memo of the positions seen; cuts: an open end for every tile that
+    closes one, room (free cells reachable from the ends) for every tile; and a
+    position in open country (``_open_country``) counts as completed. It answers
+    True only with a completion in hand, and False after ``SEARCH_BUDGET`` positions.
     """
 
     def __init__(self, occupied: dict[tuple[int, int], tuple[int, int, int, int]], stack: list[str]) -> None:
