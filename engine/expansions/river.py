@@ -75,12 +75,11 @@ def river_tiles(sets: list[str]) -> tuple[list[str], str | None, str]:
 
 def river_stack(game: Game) -> list[str]:
     """The river tiles still to draw, in draw order (the lake last)."""
-    stack = []
-    for tile_id in game.remaining_tiles():
-        if not is_river(tile_id):
-            break
-        stack.append(tile_id)
-    return stack
+    bag, start = game.bag, game.bag_pos
+    end = start
+    while end < len(bag) and is_river(bag[end]):
+        end += 1
+    return bag[start:end]
 
 
 # ---------------------------------------------------------------------- turns
