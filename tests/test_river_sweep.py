@@ -37,6 +37,16 @@ def check_river_phase(sets: tuple[str, ...], seed: int) -> None:
     assert not [e for e in events if e["type"] == "tile_discarded" and is_river(e["tile"])], (sets, seed)
     returned = [e for e in events if e["type"] == "tile_returned"]
     assert all(is_river(e["tile"]) and e["player"] in players for e in returned)
+    # Returning cannot go round for ever: between two placements each other tile of
+    # the stack comes back at most once.
+    run = longest = 0
+    for e in events:
+        if e["type"] == "tile_returned":
+            run += 1
+            longest = max(longest, run)
+        elif e["type"] == "tile_placed":
+            run = 0
+    assert longest < len(river_tiles)
 
 
 @pytest.mark.parametrize("sets", SET_FAMILIES)
