@@ -174,9 +174,12 @@ class Completion:
         body = list(stack)
         if lake is not None:
             body.pop()
-        shapes = sorted({_shape(t) for t in body})
+        tally: dict[tuple[Look, ...], int] = {}
+        for t in body:
+            tally[_shape(t)] = tally.get(_shape(t), 0) + 1
+        shapes = sorted(tally)
         self.shapes = shapes
-        self.counts = tuple(sum(1 for t in body if _shape(t) == s) for s in shapes)
+        self.counts = tuple(tally[s] for s in shapes)
         self.net = tuple(_net_ends(s) for s in shapes)
         self.lake = _shape(lake) if lake is not None else None
         self.memo: dict[tuple, bool] = {}
@@ -511,11 +514,18 @@ class River(Expansion):
             new_turns[str(b)] = branch_turns
         return None, {"ends": ends, "turns": new_turns, "next_branch": next_branch}
 
-    def _problem(self, game: Game, tile: TileType, x: int, y: int, rot: int, stack: list[str]) -> str | None:
-        """Why a river tile may not go there, with ``stack`` the river tiles still to place after it."""
+    def _problem(
+        self, game: Game, tile: TileType, x: int, y: int, rot: int, stack: list[str] | None = None
+    ) -> str | None:
+        """Why a river tile may not go there, with ``stack`` the river tiles still to place
+        after it (by default the river stack of the game)."""
         problem, change = self._plan(game, tile, x, y, rot)
-        if problem is not None or not stack:
+        if problem is not None:
             return problem
+        if stack is None:
+            stack = river_stack(game)
+        if not stack:
+            return None
         assert change is not None
         occupied = {c: info[2][3] for c, info in game.board.cells.items()}
         after = dict(occupied)
@@ -538,7 +548,7 @@ class River(Expansion):
     def placement_problem(self, game: Game, tile: TileType, x: int, y: int, rot: int) -> str | None:
         if not is_river(tile.id):
             return None
-        return self._problem(game, tile, x, y, rot, river_stack(game))
+        return self._problem(game, tile, x, y, rot)
 
     def unplaceable(self, game: Game, tile: TileType, events: list[Event]) -> bool:
         """A drawn river tile fits nowhere: it goes back under the other river tiles
