@@ -26,6 +26,8 @@ def spot_targets(game: Game, placement: dict) -> list[tuple[int, dict]]:
     rt = tile.rotations[rot // 90]
     out = []
     for move in game.figure_moves_after(placement):
+        if move["at"].startswith("crown:"):
+            continue  # on the wheel, not on the tile: numbered after the tile's spots, not drawn
         ci = 0
         if "x" in move:
             ci = rt.offsets.index((move["x"] - x, move["y"] - y))

@@ -1,0 +1,110 @@
+"""Whole games on Discord, through discord.py's real request path and the fake Discord API.
+
+Players press the buttons and pick from the menus the bot actually sent, choosing
+at random (never always the first or last option), or type ``/carc place`` from
+the autocomplete's suggestions, until the game ends; every set family, with and
+without computer seats. Discord's rules are checked on every request: a test
+passes only with zero violations and zero errors logged.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+
+from tests.discord_api import Answer, Harness, User, components_of, running
+
+FAMILIES = {
+    "base": "base",
+    "rivers": "base,river1,river2,castles,ferries,toll",
+    "wheel": "base,wheel,castles,ferries,toll",
+}
+PANEL_ACT = re.compile(r"^carc:p[bs]:\d+:\d+:[0-9.]*:(?P<act>[a-z]\d*)$")
+
+
+def clean(h: Harness) -> None:
+    assert h.fake.violations == []
+    assert h.fake.unhandled == []
+    assert [r.getMessage() for r in h.errors.records] == []
+
+
+async def open_game(h: Harness, channel: int, users: list[User], sets: str, computers: int = 0) -> tuple[int, int]:
+    """A lobby opened, joined and started through the buttons: (game id, thread id)."""
+    answer = await h.slash(users[0], channel, "carc new", sets=sets, players=len(users) + computers)
+    lobby = answer.public[-1]
+    for user in users[1:]:
+        await h.click(user, h.fake.messages[int(lobby["id"])], "Join")
+    for _ in range(computers):
+        await h.click(users[0], h.fake.messages[int(lobby["id"])], "Add computer")
+    started = await h.click(users[0], h.fake.messages[int(lobby["id"])], "Start")
+    assert "has started" in started.text
+    game_id = int(re.search(r"#(\d+)", started.text)[1])  # type: ignore[index]
+    thread = h.fake.threads_from[int(lobby["id"])]
+    return game_id, thread
+
+
+def turn_message(h: Harness, thread: int) -> dict[str, Any]:
+    for message in reversed(h.messages_in(thread)):
+        if any(str(c.get("custom_id", "")).startswith("carc:turn:") for c in components_of(message)):
+            return message
+    raise AssertionError("no turn message with a Take turn button")
+
+
+async def actor(h: Harness, game_id: int, users: list[User]) -> User | None:
+    view = await h.bot.service.turn(game_id)
+    if view.finished:
+        return None
+    return next(u for u in users if str(u.id) == view.user_id)
+
+
+async def finish_in_panel(h: Harness, user: User, panel: dict[str, Any], rng: random.Random) -> int:
+    """Answer a panel's questions at random until the decision is played; returns the clicks."""
+    for clicks in range(60):
+        panel = h.fake.messages[int(panel["id"])]
+        if panel["content"].startswith("Played"):
+            return clicks
+        assert not panel["content"].startswith("This decision has been made"), panel["content"]
+        choices: list[tuple[str, str | None]] = []  # (custom id, select value)
+        for c in components_of(panel):
+            if c["type"] == 3:
+                choices += [(c["custom_id"], o["value"]) for o in c["options"]]
+            else:
+                act = PANEL_ACT.match(c["custom_id"])["act"]  # type: ignore[index]
+                if act != "b" or rng.random() < 0.05:  # now and then a player takes a choice back
+                    choices.append((c["custom_id"], None))
+        assert choices, panel
+        custom_id, value = rng.choice(choices)
+        answer: Answer = (
+            await h.select(user, panel, custom_id, [value]) if value else await h.click(user, panel, custom_id)
+        )
+        assert answer.response_type == 6  # the panel updates in place, never a public "thinking"
+    raise AssertionError("the panel never finished the decision")
+
+
+async def play_by_panel(h: Harness, game_id: int, thread: int, users: list[User], seed: int) -> list[int]:
+    """Everyone plays through the Take turn button until the end: interactions per decision."""
+    rng = random.Random(seed)
+    per_decision = []
+    while (user := await actor(h, game_id, users)) is not None:
+        answer = await h.click(user, turn_message(h, thread), "Take turn")
+        assert answer.response_type == 5 and answer.private, answer.text
+        panel = answer.private[-1]
+        per_decision.append(1 + await finish_in_panel(h, user, panel, rng))
+    return per_decision
+
+
+@pytest.mark.parametrize("family", list(FAMILIES))
+@pytest.mark.parametrize("humans,computers", [(2, 0), (3, 1)])
+async def test_whole_games_through_the_turn_panel(tmp_path, family, humans, computers):
+    users = [User(600 + i, name, manager=i == 0) for i, name in enumerate(["Ann", "Bob", "Cy", "Di", "Ed"][:humans])]
+    async with running(tmp_path, users) as (h, channel, _):
+        game_id, thread = await open_game(h, channel, users, FAMILIES[family], computers)
+        clicks = await play_by_panel(h, game_id, thread, users, seed=humans * 7 + len(family))
+        final = h.messages_in(thread)[-1]
+        assert "Final scores" in final["content"]
+        assert {a["filename"] for a in final["attachments"]} == {"final.png", "replay.gif"}
+        assert clicks and sorted(clicks)[len(clicks) // 2] <= 4  # a normal turn: at most 4 interactions
+        clean(h)
