@@ -108,3 +108,39 @@ async def test_whole_games_through_the_turn_panel(tmp_path, family, humans, comp
         assert {a["filename"] for a in final["attachments"]} == {"final.png", "replay.gif"}
         assert clicks and sorted(clicks)[len(clicks) // 2] <= 4  # a normal turn: at most 4 interactions
         clean(h)
+
+
+async def play_by_command(h: Harness, game_id: int, thread: int, users: list[User], seed: int) -> None:
+    """Everyone plays with /carc place from the autocomplete's suggestions (spots by number or
+    "none"); what the command leaves open (a ferry, a plague answer, a castle) goes through the panel."""
+    rng = random.Random(seed)
+    while (user := await actor(h, game_id, users)) is not None:
+        view = await h.bot.service.turn(game_id)
+        if view.step != "tile":
+            answer = await h.click(user, turn_message(h, thread), "Take turn")
+            await finish_in_panel(h, user, answer.private[-1], rng)
+            continue
+        cells = await h.autocomplete(user, thread, "carc place", "cell", cell="")
+        assert 1 <= len(cells) <= 25
+        cell = rng.choice(cells)["value"]
+        rots = await h.autocomplete(user, thread, "carc place", "rot", cell=cell, rot=0)
+        rot = rng.choice(rots)["value"]
+        spots = await h.autocomplete(user, thread, "carc place", "spot", cell=cell, rot=rot, spot="")
+        options: dict[str, Any] = {"cell": cell, "rot": rot}
+        if spots and rng.random() < 0.8:
+            options["spot"] = rng.choice(spots)["value"]
+        answer = await h.slash(user, thread, "carc place", **options)
+        reply = h.fake.messages[answer.interaction.original]  # type: ignore[index]
+        assert answer.response_type == 5 and reply["flags"] & 64, reply  # answered privately
+        if not reply["content"].startswith("Played"):
+            await finish_in_panel(h, user, reply, rng)
+
+
+@pytest.mark.parametrize("family", list(FAMILIES))
+async def test_whole_games_through_carc_place(tmp_path, family):
+    users = [User(700, "Ann"), User(701, "Bob")]
+    async with running(tmp_path, users) as (h, channel, _):
+        game_id, thread = await open_game(h, channel, users, FAMILIES[family], computers=1)
+        await play_by_command(h, game_id, thread, users, seed=len(family))
+        assert "Final scores" in h.messages_in(thread)[-1]["content"]
+        clean(h)

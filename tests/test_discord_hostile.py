@@ -1,0 +1,195 @@
+"""Hostile and unlucky input on Discord: every bad input gets a clear private answer within
+Discord's limits and changes nothing; panels survive restarts and old tokens; another
+server's managers have no power over a game."""
+
+from __future__ import annotations
+
+import random
+
+from tests.discord_api import User, components_of, running
+from tests.test_discord_play import actor, clean, finish_in_panel, open_game, turn_message
+
+ANN, BOB = User(800, "Ann", manager=True), User(801, "Bob")
+EVE = User(900, "Eve", manager=True)  # manages another server
+LONG = "x" * 6000
+
+
+def private_reply(h, answer) -> dict:
+    message = h.fake.messages[answer.interaction.original]
+    assert message["flags"] & 64, message
+    assert len(message["content"]) <= 2000
+    return message
+
+
+async def test_bad_commands_are_answered_privately_and_change_nothing(tmp_path):
+    async with running(tmp_path, [ANN, BOB]) as (h, channel, _):
+        for sets in ("base,nonsense", LONG, "²"):
+            answer = await h.slash(ANN, channel, "carc new", sets=sets)
+            assert answer.public == [] and "unknown set" in private_reply(h, answer)["content"]
+        assert await h.bot.service.games(guild_id=None) == []
+        game_id, thread = await open_game(h, channel, [ANN, BOB], "base")
+        player = await actor(h, game_id, [ANN, BOB])
+        other = BOB if player is ANN else ANN
+        before = (await h.bot.service.turn(game_id)).version
+        for options in ({"cell": LONG, "rot": 0}, {"cell": "A", "rot": 45}, {"cell": "A", "spot": "²"},
+                        {"cell": "A", "spot": "9" * 5000}, {"cell": "999,999", "rot": 0}):  # fmt: skip
+            answer = await h.slash(player, thread, "carc place", **options)
+            assert answer.public == [], options
+            private_reply(h, answer)
+        answer = await h.slash(other, thread, "carc place", cell="A", rot=0)
+        assert "not yours" in private_reply(h, answer)["content"]
+        answer = await h.click(other, turn_message(h, thread), "Take turn")
+        assert "not yours" in private_reply(h, answer)["content"]
+        for command in ("carc score", "carc tiles", "carc board", "carc export"):
+            answer = await h.slash(ANN, channel, command, game=2**62)
+            assert "no game" in private_reply(h, answer)["content"], command
+        assert (await h.bot.service.turn(game_id)).version == before
+        await h.slash(ANN, thread, "carc resign")
+        answer = await h.slash(ANN, thread, "carc resign")
+        assert answer.public == [] and private_reply(h, answer)
+        clean(h)
+
+
+async def test_another_servers_managers_have_no_power_and_read_nothing(tmp_path):
+    async with running(tmp_path, [ANN, BOB], second_guild=[EVE]) as (h, channel, elsewhere):
+        game_id, _thread = await open_game(h, channel, [ANN, BOB], "base")
+        version = (await h.bot.service.turn(game_id)).version
+        for command, options in [
+            ("carc abort", {}), ("carc kick", {"player": ANN}), ("carc board", {}), ("carc score", {}),
+            ("carc tiles", {}), ("carc export", {}), ("carc resign", {}),
+        ]:  # fmt: skip
+            answer = await h.slash(EVE, elsewhere, command, game=game_id, **options)
+            assert answer.public == [], command
+            assert answer.interaction.original is None or private_reply(h, answer)
+        row = await h.bot.service.lobby(game_id)
+        assert row.status == "active" and all(s.status == "playing" for s in row.seats)
+        assert (await h.bot.service.turn(game_id)).version == version
+        clean(h)
+
+
+async def test_a_panel_survives_a_restart_and_old_tokens(tmp_path):
+    async with running(tmp_path, [ANN, BOB]) as (h, channel, _):
+        game_id, thread = await open_game(h, channel, [ANN, BOB], "base")
+        player = await actor(h, game_id, [ANN, BOB])
+        answer = await h.click(player, turn_message(h, thread), "Take turn")
+        panel = answer.private[-1]
+        await h.restart()
+        h.fake.advance(20 * 60)  # the panel's own token is long dead; each click brings a new one
+        assert await finish_in_panel(h, player, panel, random.Random(1)) >= 1
+        assert (await h.bot.service.turn(game_id)).turn == 2
+        # The old turn message's button still opens the current turn for whoever must act now.
+        nxt = await actor(h, game_id, [ANN, BOB])
+        first_turn_message = next(m for m in h.messages_in(thread) if components_of(m))
+        answer = await h.click(nxt, first_turn_message, "Take turn")  # type: ignore[arg-type]
+        assert answer.private and answer.private[-1]["components"]
+        clean(h)
+
+
+async def test_a_stale_panel_says_what_to_press(tmp_path):
+    async with running(tmp_path, [ANN, BOB]) as (h, channel, _):
+        game_id, thread = await open_game(h, channel, [ANN, BOB], "base")
+        player = await actor(h, game_id, [ANN, BOB])
+        first = (await h.click(player, turn_message(h, thread), "Take turn")).private[-1]
+        second = (await h.click(player, turn_message(h, thread), "Take turn")).private[-1]
+        await finish_in_panel(h, player, second, random.Random(2))
+        select = next(c for c in components_of(first) if c["type"] == 3)
+        await h.select(player, first, select["custom_id"], [select["options"][0]["value"]])
+        assert "Take turn" in h.fake.messages[int(first["id"])]["content"]
+        clean(h)
+
+
+async def test_kicking_the_player_to_move_posts_the_next_turn_and_pings_the_next_player(tmp_path):
+    cy = User(802, "Cy")
+    async with running(tmp_path, [ANN, BOB, cy]) as (h, channel, _):
+        game_id, thread = await open_game(h, channel, [ANN, BOB, cy], "base")
+        player = await actor(h, game_id, [ANN, BOB, cy])
+        answer = await h.slash(ANN, thread, "carc kick", player=player)
+        nxt = await actor(h, game_id, [ANN, BOB, cy])
+        assert nxt is not None and nxt is not player
+        post = answer.public[-1]
+        assert f"<@{nxt.id}>" in post["content"] and any("carc:turn:" in c["custom_id"] for c in components_of(post))
+        assert post["allowed_mentions"]["users"] == [str(nxt.id)] if "allowed_mentions" in post else True
+        clean(h)
+
+
+async def test_names_never_ping_and_long_lists_stay_within_limits(tmp_path):
+    loud = User(803, "@everyone **bold** ||x||")
+    async with running(tmp_path, [ANN, loud]) as (h, channel, _):
+        for _ in range(30):
+            await h.slash(ANN, channel, "carc new", sets="base")
+        game_id, thread = await open_game(h, channel, [ANN, loud], "base")
+        answer = await h.slash(ANN, channel, "carc games")
+        assert len(private_reply(h, answer)["content"]) <= 2000
+        assert all("@everyone" not in m["content"] for m in h.fake.log)  # escaped: shown, never a ping
+        clean(h)
+
+
+# ---------------------------------------------------------------------- the fake refuses what Discord refuses
+def _interaction(fake, user=ANN):
+    from tests.discord_api import Interaction
+
+    _gid, channel = fake.add_guild("g", [user])
+    record = Interaction(fake.new_id(), f"t{fake.new_id()}", 2, fake.now(), user, channel)
+    fake.interactions[record.token] = record
+    return record, channel
+
+
+async def test_the_fake_enforces_the_interaction_rules():
+    import discord
+    import pytest
+
+    from tests.discord_api import FakeDiscord
+
+    fake = FakeDiscord()
+    record, _channel = _interaction(fake)
+    with pytest.raises(discord.NotFound):  # a followup before any response
+        fake._webhook("POST", ["webhooks", str(fake.app_id), record.token], {"content": "hi"}, [], {})
+    fake._callback(record.token, {"type": 5, "data": {}}, [])  # a public "thinking"
+    with pytest.raises(discord.HTTPException) as second:
+        fake._callback(record.token, {"type": 4, "data": {"content": "again"}}, [])
+    assert second.value.code == 40060
+    message = fake._webhook(
+        "POST", ["webhooks", str(fake.app_id), record.token], {"content": "oops", "flags": 64}, [], {}
+    )
+    assert not message["flags"] & 64  # Discord ignores the flag: everybody sees the "private" error
+    assert ("ephemeral after a public defer", "oops") in fake.violations
+    late, _ = _interaction(fake)
+    fake.advance(3.5)
+    with pytest.raises(discord.NotFound):
+        fake._callback(late.token, {"type": 4, "data": {"content": "late"}}, [])
+    expired, _ = _interaction(fake)
+    fake._callback(expired.token, {"type": 5, "data": {"flags": 64}}, [])
+    fake.advance(16 * 60)
+    with pytest.raises(discord.HTTPException):
+        fake._webhook("PATCH", ["webhooks", str(fake.app_id), expired.token, "messages", "@original"], {}, [], {})
+
+
+async def test_the_fake_enforces_message_and_component_limits():
+    import discord
+    import pytest
+
+    from tests.discord_api import FakeDiscord
+
+    fake = FakeDiscord()
+    _gid, channel = fake.add_guild("g", [ANN])
+    post = ["channels", str(channel), "messages"]
+    fake._channel("POST", post, {"content": "x" * 2000}, [])
+    too_long = {"content": "x" * 2001}
+    button = {"type": 2, "style": 1, "label": "ok", "custom_id": "same"}
+    bad = [
+        too_long, {}, {"embeds": [{"title": "t" * 257}]}, {"embeds": [{"description": "d"}] * 11},
+        {"components": [{"type": 1, "components": [button] * 6}]},
+        {"components": [{"type": 1, "components": [button, dict(button, label="two")]}]},
+        {"components": [{"type": 1, "components": [{"type": 3, "custom_id": "s", "options": []}]}]},
+        {"components": [{"type": 1, "components": [dict(button, label="l" * 81, custom_id="u")]}]},
+        {"components": [{"type": 1, "components": [dict(button, custom_id="c" * 101)]}]},
+    ]  # fmt: skip
+    for payload in bad:
+        with pytest.raises(discord.HTTPException):
+            fake._channel("POST", post, payload, [])
+    with pytest.raises(discord.HTTPException):
+        fake._channel("POST", post, {"content": "big"}, [("a.png", 11 * 1024 * 1024)])
+    fake._channel("POST", post, {"content": "@everyone look", "allowed_mentions": {"parse": []}}, [])
+    assert not any(rule == "mentions" for rule, _ in fake.violations)
+    fake._channel("POST", post, {"content": "@everyone look"}, [])
+    assert any(rule == "mentions" for rule, _ in fake.violations)
