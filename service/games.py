@@ -469,10 +469,7 @@ class GameService:
         if row.setup is None:
             raise ServiceError(f"game #{game_id} has not started yet")
         if loaded.moves is None and cached is not None:
-            if row.status == "active":
-                self._games.move_to_end(game_id)
-            else:
-                self._games.pop(game_id, None)
+            self._cache(game_id, row.version, cached[1], row.status == "active")
             return row, cached[1]
         _check_row(row)
         game = await self._replay(loaded)
