@@ -59,14 +59,20 @@ async def open_database(path: str | os.PathLike[str] | None = None) -> Database:
 
 
 async def migrate(db: Database) -> list[int]:
-    """Apply the migrations newer than the database; returns the versions applied."""
-    current = await db.schema_version()
+    """Apply the migrations newer than the database; returns the versions applied.
+
+    Each one re-reads the schema version inside its write transaction, so two processes
+    starting together over a new database never apply the same migration twice.
+    """
     applied = []
     for version, sql in MIGRATIONS:
-        if version <= current:
+        if version <= await db.schema_version():
             continue
         await db.conn.execute("BEGIN IMMEDIATE")
         try:
+            if version <= await db.schema_version():  # another process got there first
+                await db.conn.execute("COMMIT")
+                continue
             for statement in _statements(sql):
                 await db.conn.execute(statement)
             await db.conn.execute(f"PRAGMA user_version = {version}")
