@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import random
@@ -32,7 +33,7 @@ from service import validate
 from service.announce import announce
 from service.validate import ServiceError
 from storage import Conflict, GameRow, NotFound, Store
-from storage.store import Corrupted, Loaded
+from storage.store import Corrupted, Loaded, iso, parse_time
 
 log = logging.getLogger(__name__)
 
@@ -220,6 +221,9 @@ class GameService:
         self._locks: weakref.WeakValueDictionary[int, _GameLock] = weakref.WeakValueDictionary()
         self.instance_id = f"{uuid.uuid4().hex[:12]}"  # this process, for the clock's lease
         self._failing: dict[int, str] = {}  # game id -> the failure the clock last reported
+        # id -> (store change token, row) of the cached games: while the token is unchanged no
+        # row changed, and a load needs no round trip (see Store.change_token).
+        self._rows: dict[int, tuple[tuple[int, int], GameRow]] = {}
         self._lease_holder: str | None = None  # the other instance holding the clock, once warned
         # Set by the league service: who may sit in a league game, and what to do when one ends.
         self.member_check: Callable[[int, str], Awaitable[bool]] | None = None
@@ -234,11 +238,13 @@ class GameService:
     def _cache(self, game_id: int, version: int, game: Game, running: bool) -> None:
         if not running:
             self._games.pop(game_id, None)  # finished and aborted games leave memory
+            self._rows.pop(game_id, None)
             return
         self._games[game_id] = (version, game)
         self._games.move_to_end(game_id)
         while len(self._games) > CACHE_SIZE:
-            self._games.popitem(last=False)
+            evicted, _ = self._games.popitem(last=False)
+            self._rows.pop(evicted, None)
 
     @staticmethod
     def _authorize(row: GameRow, guild_id: str | None) -> None:
@@ -459,6 +465,11 @@ class GameService:
         """One read of row, seats, snapshot and log (bounded by the version read); the cached
         game when its version is current. Hold the game's lock."""
         cached = self._games.get(game_id)
+        known = self._rows.get(game_id)
+        token = self.store.change_token()  # read before the row: a change in between reloads
+        if cached and known and token is not None and known[0] == token and known[1].version == cached[0]:
+            self._games.move_to_end(game_id)
+            return dataclasses.replace(known[1]), cached[1]
         try:
             loaded = await self.store.load_game(game_id, cached[0] if cached else None)
         except NotFound as exc:
@@ -469,12 +480,23 @@ class GameService:
         if row.setup is None:
             raise ServiceError(f"game #{game_id} has not started yet")
         if loaded.moves is None and cached is not None:
-            self._cache(game_id, row.version, cached[1], row.status == "active")
-            return row, cached[1]
-        _check_row(row)
-        game = await self._replay(loaded)
+            game = cached[1]
+        else:
+            _check_row(row)
+            game = await self._replay(loaded)
         self._cache(game_id, row.version, game, row.status == "active")
+        if token is not None and row.status == "active":
+            self._rows[game_id] = (token, dataclasses.replace(row))
         return row, game
+
+    def _after_own_write(self, game_id: int, changed: GameRow | None = None) -> None:
+        """Keep the remembered row current across this service's own write, when that write
+        is the only change since it was read (the token moved by exactly one)."""
+        known = self._rows.pop(game_id, None)
+        token = self.store.change_token()
+        if known is None or token is None or token != (known[0][0], known[0][1] + 1):
+            return
+        self._rows[game_id] = (token, changed or known[1])
 
     async def _replay(self, loaded: Loaded) -> Game:
         """Rebuild the game from its log; the snapshot must agree with the log, which wins."""
@@ -607,15 +629,23 @@ class GameService:
     async def _commit(self, row: GameRow, before: Game, after: Game, entries: list[tuple[str, dict]]) -> None:
         new_turn = after.turn != before.turn or after.actor != before.actor or after.finished
         result = self._result(row, after) if after.finished else None
+        now = self.clock()
         try:
-            version = await self.store.append_moves(row.id, row.version, entries, self.clock(), new_turn, result)
+            version = await self.store.append_moves(row.id, row.version, entries, now, new_turn, result)
         except Conflict:
             self._games.pop(row.id, None)
+            self._rows.pop(row.id, None)
             raise AlreadyPlayed("that turn has already been played; here is the current one") from None
         self._cache(row.id, version, after, not after.finished)
+        if not after.finished:
+            stored = dataclasses.replace(row, version=version)
+            if new_turn:  # as the row now reads back: the time to the second, no reminder yet
+                stored.turn_started_at, stored.reminded = parse_time(iso(now)), 0
+            self._after_own_write(row.id, stored)
         if after.finished or version // SNAPSHOT_EVERY > row.version // SNAPSHOT_EVERY:
             record = after.to_json()
             await self.store.save_snapshot(row.id, version, ENGINE_VERSION, json.dumps(record))
+            self._after_own_write(row.id)  # a snapshot changes no row
         if after.finished:
             for listener in self.finished_listeners:
                 try:

@@ -46,7 +46,9 @@ async def open_database(path: str | os.PathLike[str] | None = None) -> Database:
     path = str(path or os.environ.get("DATABASE_PATH") or DEFAULT_PATH)
     if path != ":memory:":
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-    conn = await aiosqlite.connect(path, isolation_level=None)  # explicit BEGIN/COMMIT
+    # explicit BEGIN/COMMIT; check_same_thread=False lets Store.change_token read one pragma
+    # from the event loop's thread (SQLite's serialized mode makes that safe).
+    conn = await aiosqlite.connect(path, isolation_level=None, check_same_thread=False)
     conn.row_factory = aiosqlite.Row
     await conn.execute("PRAGMA journal_mode = WAL")
     # FULL: in WAL mode NORMAL may lose the last commits on power loss; FULL costs ~nothing here.
