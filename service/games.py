@@ -93,6 +93,11 @@ class LobbyOptions:
 
     def checked(self, new_seed: Callable[[], int] = lambda: secrets.randbelow(2**31)) -> LobbyOptions:
         """Validated options; a missing seed is drawn from ``new_seed``."""
+        validate.names(self.sets, "the sets")
+        validate.whole_number(self.max_players, "the number of players")
+        validate.whole_number(self.turn_limit, "the turn limit")
+        if self.seed is not None:
+            validate.whole_number(self.seed, "the seed")
         try:
             sets = check_sets(list(self.sets))
         except BadSetup as exc:
@@ -259,6 +264,8 @@ class GameService:
     ) -> GameRow:  # fmt: skip
         """Open a lobby; its creator takes the first seat unless ``seat_creator`` is False
         (a host who only watches, like the offline demo)."""
+        creator_id, creator_name = validate.user_id(creator_id), validate.display_name(creator_name)
+        guild_id, channel_id = validate.guild_id(guild_id), validate.guild_id(channel_id)
         opts = options.checked(self.new_seed)
         now = self.clock()
         game_id = await self.store.create_game(creator_id, opts.to_json(), now, guild_id, channel_id, league_id)
@@ -280,6 +287,7 @@ class GameService:
         return row
 
     async def join(self, game_id: int, user_id: str, name: str) -> GameRow:
+        user_id, name = validate.user_id(user_id), validate.display_name(name)
         row = await self.lobby(game_id)
         league, check = row.league_id, self.member_check
         if league is not None and check is not None and not await check(league, user_id):
@@ -291,6 +299,7 @@ class GameService:
         return await self.lobby(game_id)
 
     async def add_ai(self, game_id: int, by_user: str, greedy: bool = True) -> GameRow:
+        by_user = validate.user_id(by_user)
         row = await self.lobby(game_id)
         if by_user != row.creator_id:
             raise ServiceError("only the player who opened the lobby can add computer players")
@@ -307,6 +316,7 @@ class GameService:
         return await self.lobby(game_id)
 
     async def leave(self, game_id: int, user_id: str) -> GameRow:
+        game_id, user_id = validate.game_id(game_id), validate.user_id(user_id)
         try:
             await self.store.remove_seat(game_id, user_id)
         except Conflict as exc:
@@ -314,6 +324,7 @@ class GameService:
         return await self.lobby(game_id)
 
     async def set_options(self, game_id: int, by_user: str, **changes: Any) -> GameRow:
+        by_user = validate.user_id(by_user)
         row = await self.lobby(game_id)
         if by_user != row.creator_id:
             raise ServiceError("only the player who opened the lobby can change its options")
@@ -339,6 +350,7 @@ class GameService:
         With ``autoplay`` the computer players who sit first play at once; without,
         the caller runs ``run_automatic`` itself (to watch every turn).
         """
+        game_id, by_user = validate.game_id(game_id), validate.user_id(by_user)
         async with self._lock(game_id):
             row = await self.lobby(game_id)
             if row.status != "lobby":
@@ -369,6 +381,7 @@ class GameService:
 
     async def choose_castles(self, game_id: int, user_id: str, castles: list[str]) -> GameRow:
         """A player's castles, picked in the lobby (when the lobby deals them by choice)."""
+        user_id, castles = validate.user_id(user_id), validate.names(castles, "the castles", 2)
         row = await self.lobby(game_id)
         if row.status != "lobby":
             raise ServiceError("the game has already started")

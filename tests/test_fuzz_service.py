@@ -113,6 +113,13 @@ def test_malformed_service_calls_are_refused_and_change_nothing():
         st.text(min_size=1, max_size=12).filter(lambda g: g != "1001").map(
             lambda g: ("other guild", lambda s: s.kick(gid, "u2", True, guild_id=g))
         ),
+        BAD_USER.map(lambda u: ("lobby", lambda s: s.join(gid, u, "Cy"))),
+        NOT_AN_INT.map(lambda v: ("lobby", lambda s: s.create_lobby("u9", "Di", LobbyOptions(max_players=v)))),
+        NOT_AN_INT.map(lambda v: ("lobby", lambda s: s.create_lobby("u9", "Di", LobbyOptions(turn_limit=v)))),
+        ANY.filter(lambda v: not isinstance(v, list)).map(
+            lambda v: ("lobby", lambda s: s.create_lobby("u9", "Di", LobbyOptions(sets=v)))
+        ),
+        ANY.filter(lambda v: not isinstance(v, str)).map(lambda v: ("lobby", lambda s: s.join(gid, "u9", v))),
     )
     seen: set[str] = set()
 
@@ -125,7 +132,8 @@ def test_malformed_service_calls_are_refused_and_change_nothing():
 
     try:
         check()
-        assert seen == {"play move", "draft move", "moves", "game id", "user", "version", "guild", "other guild"}
+        kinds = {"play move", "draft move", "moves", "game id", "user", "version", "guild", "other guild", "lobby"}
+        assert seen == kinds
         # The game is intact and playable after all that.
         turn = world.loop.run_until_complete(world.service.turn(gid))
         assert turn.version == view.version and turn.user_id == user
