@@ -533,13 +533,14 @@ class GameService:
         record["moves"] = moves
         try:
             game, _events, error = load(record)
-        except BadRecord as exc:
-            raise GameCorrupted(f"{fail}: {validate.clip(str(exc), 200)}") from None
+        except BadRecord as exc:  # moves are numbered by their seq here, from 1
+            where = "" if exc.move is None else f"move {exc.move + 1}: "
+            raise GameCorrupted(f"{fail}: {where}{validate.shorten(exc.reason)}") from None
         except Exception:  # the engine choking on stored data must stay this game's problem
             log.exception("replaying game #%s", row.id)
             raise GameCorrupted(f"{fail}: its record does not replay") from None
         if error is not None:
-            raise GameCorrupted(f"{fail}: move {error[0] + 1}: {validate.clip(error[1], 200)}")
+            raise GameCorrupted(f"{fail}: move {error[0] + 1}: {validate.shorten(error[1])}")
         if loaded.snapshot is not None and not _snapshot_agrees(loaded.snapshot, record):
             log.warning("game #%s: its snapshot disagrees with its log; the log wins", row.id)
             await self.store.replace_snapshot(row.id, row.version, ENGINE_VERSION, json.dumps(game.to_json()))

@@ -246,6 +246,14 @@ def _corruptions(gid: int, version: int, other_gid: int) -> dict[str, tuple[list
              f"UPDATE moves SET move = '[1, 2]' WHERE game_id = {gid} AND seq = {last}"],
             f"move {last} is not a move object",
         ),  # fmt: skip
+        "move: unknown tile id (numbered by its seq)": (
+            ["DROP TRIGGER moves_append_only_update",
+             f"UPDATE moves SET move = json_set(move, '$.tile', 'base.NOPE') WHERE game_id = {gid} AND seq = {last - 1}"
+             " AND json_extract(move, '$.type') = 'tile'",
+             f"UPDATE moves SET move = json_set(move, '$.tile', 'base.NOPE') WHERE game_id = {gid} AND seq = {last}"
+             " AND json_extract(move, '$.type') = 'tile'"],
+            ": unknown tile id 'base.NOPE'",
+        ),  # fmt: skip
         "move: parseable but illegal": (
             ["DROP TRIGGER moves_append_only_update",
              f"UPDATE moves SET move = '{{\"type\": \"tile\", \"x\": 50, \"y\": 50, \"rot\": 0}}'"
@@ -309,6 +317,9 @@ async def test_a_damaged_game_fails_alone(env, kind, caplog):
             await fresh.turn(a)
         message = str(caught.value)
         assert message.startswith(f"game #{a} cannot be loaded: ") and expected in message, message
+        if "numbered by its seq" in kind:  # the message counts moves as the log does
+            rows = await service.store._read("SELECT seq FROM moves WHERE move LIKE '%base.NOPE%'")
+            assert f"move {rows[0][0]}: " in message
     # The other game, the listings and the clock keep working.
     assert (await fresh.turn(b)).version == vb.version
     listed = [r.id for r in await fresh.games(guild_id=G1)]
