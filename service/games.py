@@ -588,9 +588,9 @@ class GameService:
 
         The panel builds a turn step by step this way, then confirms it with ``play``.
         """
-        user_id, version, draft = validate.user_id(user_id), validate.version(version), validate.draft(draft)
+        user_id, draft = validate.user_id(user_id), validate.draft(draft)
         row, game = await self.game(game_id, guild_id=guild_id)
-        self._check_turn(row, game, user_id, version)
+        self._check_turn(row, game, user_id, validate.version(version))
         trial = game.clone()
         try:
             for move in draft:
