@@ -240,10 +240,13 @@ class GameService:
             lock = self._locks[game_id] = _GameLock()
         return lock
 
+    def _forget(self, game_id: int) -> None:
+        self._games.pop(game_id, None)
+        self._rows.pop(game_id, None)
+
     def _cache(self, game_id: int, version: int, game: Game, running: bool) -> None:
         if not running:
-            self._games.pop(game_id, None)  # finished and aborted games leave memory
-            self._rows.pop(game_id, None)
+            self._forget(game_id)  # finished and aborted games leave memory
             return
         self._games[game_id] = (version, game)
         self._games.move_to_end(game_id)
@@ -458,7 +461,7 @@ class GameService:
                 await self.store.finish(game_id, "aborted", None, self.clock())
             except Conflict as exc:
                 raise ServiceError(str(exc)) from None
-            self._games.pop(game_id, None)
+            self._forget(game_id)
             return await self.lobby(game_id)
 
     # ------------------------------------------------------------------ loading
@@ -647,8 +650,7 @@ class GameService:
         try:
             version = await self.store.append_moves(row.id, row.version, entries, now, new_turn, result)
         except Conflict:
-            self._games.pop(row.id, None)
-            self._rows.pop(row.id, None)
+            self._forget(row.id)
             raise AlreadyPlayed("that turn has already been played; here is the current one") from None
         self._cache(row.id, version, after, not after.finished)
         if not after.finished:
@@ -739,7 +741,7 @@ class GameService:
             if not remaining:
                 with contextlib.suppress(Conflict):  # ended meanwhile (by another instance)
                     await self.store.finish(game_id, "aborted", None, self.clock())
-                self._games.pop(game_id, None)
+                self._forget(game_id)
                 lines.append("No human player is left: the game is abandoned.")
                 return lines
             events = await self.run_automatic(game_id)
@@ -820,6 +822,7 @@ class GameService:
         except Exception:
             log.exception("the deadline clock cannot list the games")
             return []
+        self._failing = {g: why for g, why in self._failing.items() if g in set(game_ids)}
         notices: list[Notice] = []
         for game_id in game_ids:
             try:
@@ -831,6 +834,11 @@ class GameService:
             if notice is not None:
                 notices.append(notice)
         return notices
+
+    async def release_clock(self) -> None:
+        """Give up the deadline clock's lease (at shutdown), so another instance may take it
+        at once instead of after LEASE_TTL."""
+        await self.store.release_clock_lease(self.instance_id)
 
     def _clock_failed(self, game_id: int, exc: Exception) -> None:
         what = f"{type(exc).__name__}: {exc}"

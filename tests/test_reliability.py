@@ -391,6 +391,9 @@ async def test_a_second_instance_does_not_tick_while_the_first_is_alive(env, cap
         clock.now += minute
         assert gid2 in [n.game_id for n in await second.tick()]
         assert await service.tick() == []  # and now the first one is the second
+        await second.release_clock()  # a clean shutdown hands the clock over at once
+        clock.now += minute
+        assert gid2 in [n.game_id for n in await service.tick()]
     finally:
         await other_db.close()
 
