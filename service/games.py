@@ -224,7 +224,7 @@ class GameService:
         self._games: OrderedDict[int, tuple[int, Game]] = OrderedDict()
         # A lock lives while someone holds or awaits it; a finished game's lock goes away.
         self._locks: weakref.WeakValueDictionary[int, _GameLock] = weakref.WeakValueDictionary()
-        self.instance_id = f"{uuid.uuid4().hex[:12]}"  # this process, for the clock's lease
+        self.instance_id = uuid.uuid4().hex[:12]  # this process, for the clock's lease
         self._failing: dict[int, str] = {}  # game id -> the failure the clock last reported
         # id -> (store change token, row) of the cached games: while the token is unchanged no
         # row changed, and a load needs no round trip (see Store.change_token).
