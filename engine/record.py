@@ -11,7 +11,20 @@ Record = dict[str, Any]
 
 
 class BadRecord(ValueError):
-    """A record that is not a well-formed game record (exit status 2 in the replay)."""
+    """A record that is not a well-formed game record (exit status 2 in the replay).
+
+    ``move`` is the index of the faulty move when one is at fault, ``reason`` the message
+    without it, so that a caller numbering moves differently (the service counts from 1, as
+    the log's seq) can word it its own way.
+    """
+
+    def __init__(self, message: str, move: int | None = None, reason: str | None = None) -> None:
+        super().__init__(message)
+        self.move, self.reason = move, reason or message
+
+
+def _bad_move(i: int, reason: str) -> BadRecord:
+    return BadRecord(f"move {i}: {reason}", i, reason)
 
 
 MAX_PLAYERS = 6
@@ -40,23 +53,23 @@ def _names(value: Any, what: str, limit: int | None = None) -> list[str]:
 
 def _check_move(i: int, move: Any, players: list[str]) -> None:
     if not isinstance(move, dict) or not isinstance(move.get("type"), str):
-        raise BadRecord(f'move {i} is not an object with a "type"')
+        raise _bad_move(i, 'not an object with a "type"')
     for key, value in move.items():
         if not isinstance(key, str) or len(key) > 32:
-            raise BadRecord(f"move {i}: bad field name {_clip(key)}")
+            raise _bad_move(i, f"bad field name {_clip(key)}")
         if _is_int(value):
             if abs(value) > MAX_NUMBER:
-                raise BadRecord(f"move {i}: {key} is out of range")
+                raise _bad_move(i, f"{key} is out of range")
         elif not isinstance(value, str) or len(value) > MAX_NAME:
-            raise BadRecord(f"move {i}: {key} must be a whole number or a short text, not {_clip(value)}")
+            raise _bad_move(i, f"{key} must be a whole number or a short text, not {_clip(value)}")
     for key in MOVE_FIELDS_INT:
         if key in move and not _is_int(move[key]):
-            raise BadRecord(f"move {i}: {key} must be a whole number")
+            raise _bad_move(i, f"{key} must be a whole number")
     for key in ("tile", "castle"):
         if key in move and move[key] not in TILE_TYPES:
-            raise BadRecord(f"move {i}: unknown tile id {_clip(move[key])}")
+            raise _bad_move(i, f"unknown tile id {_clip(move[key])}")
     if "player" in move and move["player"] not in players:
-        raise BadRecord(f"move {i}: unknown player {_clip(move['player'])}")
+        raise _bad_move(i, f"unknown player {_clip(move['player'])}")
 
 
 def check(record: Any) -> None:
@@ -120,5 +133,5 @@ def load(record: Record) -> tuple[Game, list[dict[str, Any]], tuple[int, str] | 
             return game, events, (i, str(exc))
         except (TypeError, ValueError, KeyError, IndexError, AttributeError) as exc:
             # A well-formed move the engine's checks did not foresee: the record is unusable.
-            raise BadRecord(f"move {i} cannot be applied ({type(exc).__name__})") from None
+            raise _bad_move(i, f"cannot be applied ({type(exc).__name__})") from None
     return game, events, None

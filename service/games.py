@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
 import random
@@ -34,7 +35,7 @@ from service.announce import announce
 from service.validate import ServiceError
 from service.workers import Workers, computer_turn
 from storage import Conflict, GameRow, NotFound, Store
-from storage.store import Corrupted, Loaded
+from storage.store import Corrupted, Loaded, iso, parse_time
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +95,11 @@ class LobbyOptions:
 
     def checked(self, new_seed: Callable[[], int] = lambda: secrets.randbelow(2**31)) -> LobbyOptions:
         """Validated options; a missing seed is drawn from ``new_seed``."""
+        validate.names(self.sets, "the sets")
+        validate.whole_number(self.max_players, "the number of players")
+        validate.whole_number(self.turn_limit, "the turn limit")
+        if self.seed is not None:
+            validate.whole_number(self.seed, "the seed")
         try:
             sets = check_sets(list(self.sets))
         except BadSetup as exc:
@@ -207,8 +213,11 @@ class GameService:
         self._games: OrderedDict[int, tuple[int, Game]] = OrderedDict()
         # A lock lives while someone holds or awaits it; a finished game's lock goes away.
         self._locks: weakref.WeakValueDictionary[int, _GameLock] = weakref.WeakValueDictionary()
-        self.instance_id = f"{uuid.uuid4().hex[:12]}"  # this process, for the clock's lease
+        self.instance_id = uuid.uuid4().hex[:12]  # this process, for the clock's lease
         self._failing: dict[int, str] = {}  # game id -> the failure the clock last reported
+        # id -> (store change token, row) of the cached games: while the token is unchanged no
+        # row changed, and a load needs no round trip (see Store.change_token).
+        self._rows: dict[int, tuple[tuple[int, int], GameRow]] = {}
         self._lease_holder: str | None = None  # the other instance holding the clock, once warned
         # Set by the league service: who may sit in a league game, and what to do when one ends.
         self.member_check: Callable[[int, str], Awaitable[bool]] | None = None
@@ -220,14 +229,19 @@ class GameService:
             lock = self._locks[game_id] = _GameLock()
         return lock
 
+    def _forget(self, game_id: int) -> None:
+        self._games.pop(game_id, None)
+        self._rows.pop(game_id, None)
+
     def _cache(self, game_id: int, version: int, game: Game, running: bool) -> None:
         if not running:
-            self._games.pop(game_id, None)  # finished and aborted games leave memory
+            self._forget(game_id)  # finished and aborted games leave memory
             return
         self._games[game_id] = (version, game)
         self._games.move_to_end(game_id)
         while len(self._games) > CACHE_SIZE:
-            self._games.popitem(last=False)
+            evicted, _ = self._games.popitem(last=False)
+            self._rows.pop(evicted, None)
 
     @staticmethod
     def _authorize(row: GameRow, guild_id: str | None) -> None:
@@ -242,6 +256,8 @@ class GameService:
     ) -> GameRow:  # fmt: skip
         """Open a lobby; its creator takes the first seat unless ``seat_creator`` is False
         (a host who only watches, like the offline demo)."""
+        creator_id, creator_name = validate.user_id(creator_id), validate.display_name(creator_name)
+        guild_id, channel_id = validate.guild_id(guild_id), validate.guild_id(channel_id)
         opts = options.checked(self.new_seed)
         now = self.clock()
         game_id = await self.store.create_game(creator_id, opts.to_json(), now, guild_id, channel_id, league_id)
@@ -263,6 +279,7 @@ class GameService:
         return row
 
     async def join(self, game_id: int, user_id: str, name: str) -> GameRow:
+        user_id, name = validate.user_id(user_id), validate.display_name(name)
         row = await self.lobby(game_id)
         league, check = row.league_id, self.member_check
         if league is not None and check is not None and not await check(league, user_id):
@@ -274,6 +291,7 @@ class GameService:
         return await self.lobby(game_id)
 
     async def add_ai(self, game_id: int, by_user: str, greedy: bool = True) -> GameRow:
+        by_user = validate.user_id(by_user)
         row = await self.lobby(game_id)
         if by_user != row.creator_id:
             raise ServiceError("only the player who opened the lobby can add computer players")
@@ -290,6 +308,7 @@ class GameService:
         return await self.lobby(game_id)
 
     async def leave(self, game_id: int, user_id: str) -> GameRow:
+        game_id, user_id = validate.game_id(game_id), validate.user_id(user_id)
         try:
             await self.store.remove_seat(game_id, user_id)
         except Conflict as exc:
@@ -297,6 +316,7 @@ class GameService:
         return await self.lobby(game_id)
 
     async def set_options(self, game_id: int, by_user: str, **changes: Any) -> GameRow:
+        by_user = validate.user_id(by_user)
         row = await self.lobby(game_id)
         if by_user != row.creator_id:
             raise ServiceError("only the player who opened the lobby can change its options")
@@ -322,6 +342,7 @@ class GameService:
         With ``autoplay`` the computer players who sit first play at once; without,
         the caller runs ``run_automatic`` itself (to watch every turn).
         """
+        game_id, by_user = validate.game_id(game_id), validate.user_id(by_user)
         async with self._lock(game_id):
             row = await self.lobby(game_id)
             if row.status != "lobby":
@@ -352,6 +373,7 @@ class GameService:
 
     async def choose_castles(self, game_id: int, user_id: str, castles: list[str]) -> GameRow:
         """A player's castles, picked in the lobby (when the lobby deals them by choice)."""
+        user_id, castles = validate.user_id(user_id), validate.names(castles, "the castles", 2)
         row = await self.lobby(game_id)
         if row.status != "lobby":
             raise ServiceError("the game has already started")
@@ -428,7 +450,7 @@ class GameService:
                 await self.store.finish(game_id, "aborted", None, self.clock())
             except Conflict as exc:
                 raise ServiceError(str(exc)) from None
-            self._games.pop(game_id, None)
+            self._forget(game_id)
             return await self.lobby(game_id)
 
     # ------------------------------------------------------------------ loading
@@ -448,6 +470,11 @@ class GameService:
         """One read of row, seats, snapshot and log (bounded by the version read); the cached
         game when its version is current. Hold the game's lock."""
         cached = self._games.get(game_id)
+        known = self._rows.get(game_id)
+        token = self.store.change_token()  # read before the row: a change in between reloads
+        if cached and known and token is not None and known[0] == token and known[1].version == cached[0]:
+            self._games.move_to_end(game_id)
+            return dataclasses.replace(known[1]), cached[1]
         try:
             loaded = await self.store.load_game(game_id, cached[0] if cached else None)
         except NotFound as exc:
@@ -458,15 +485,23 @@ class GameService:
         if row.setup is None:
             raise ServiceError(f"game #{game_id} has not started yet")
         if loaded.moves is None and cached is not None:
-            if row.status == "active":
-                self._games.move_to_end(game_id)
-            else:
-                self._games.pop(game_id, None)
-            return row, cached[1]
-        _check_row(row)
-        game = await self._replay(loaded)
+            game = cached[1]
+        else:
+            _check_row(row)
+            game = await self._replay(loaded)
         self._cache(game_id, row.version, game, row.status == "active")
+        if token is not None and row.status == "active":
+            self._rows[game_id] = (token, dataclasses.replace(row))
         return row, game
+
+    def _after_own_write(self, game_id: int, changed: GameRow | None = None) -> None:
+        """Keep the remembered row current across this service's own write, when that write
+        is the only change since it was read (the token moved by exactly one)."""
+        known = self._rows.pop(game_id, None)
+        token = self.store.change_token()
+        if known is None or token is None or token != (known[0][0], known[0][1] + 1):
+            return
+        self._rows[game_id] = (token, changed or known[1])
 
     async def _replay(self, loaded: Loaded) -> Game:
         """Rebuild the game from its log; the snapshot must agree with the log, which wins."""
@@ -490,13 +525,14 @@ class GameService:
         record["moves"] = moves
         try:
             game, _events, error = load(record)
-        except BadRecord as exc:
-            raise GameCorrupted(f"{fail}: {validate.clip(str(exc), 200)}") from None
+        except BadRecord as exc:  # moves are numbered by their seq here, from 1
+            where = "" if exc.move is None else f"move {exc.move + 1}: "
+            raise GameCorrupted(f"{fail}: {where}{validate.shorten(exc.reason)}") from None
         except Exception:  # the engine choking on stored data must stay this game's problem
             log.exception("replaying game #%s", row.id)
             raise GameCorrupted(f"{fail}: its record does not replay") from None
         if error is not None:
-            raise GameCorrupted(f"{fail}: move {error[0] + 1}: {validate.clip(error[1], 200)}")
+            raise GameCorrupted(f"{fail}: move {error[0] + 1}: {validate.shorten(error[1])}")
         if loaded.snapshot is not None and not _snapshot_agrees(loaded.snapshot, record):
             log.warning("game #%s: its snapshot disagrees with its log; the log wins", row.id)
             await self.store.replace_snapshot(row.id, row.version, ENGINE_VERSION, json.dumps(game.to_json()))
@@ -544,9 +580,9 @@ class GameService:
 
         The panel builds a turn step by step this way, then confirms it with ``play``.
         """
-        user_id, seen, draft = validate.user_id(user_id), validate.version(version), validate.draft(draft)
+        user_id, draft = validate.user_id(user_id), validate.draft(draft)
         row, game = await self.game(game_id, guild_id=guild_id)
-        self._check_turn(row, game, user_id, seen)
+        self._check_turn(row, game, user_id, validate.version(version))
         trial = game.clone()
         try:
             for move in draft:
@@ -690,15 +726,22 @@ class GameService:
     async def _commit(self, row: GameRow, before: Game, after: Game, entries: list[tuple[str, dict]]) -> None:
         new_turn = after.turn != before.turn or after.actor != before.actor or after.finished
         result = self._result(row, after) if after.finished else None
+        now = self.clock()
         try:
-            version = await self.store.append_moves(row.id, row.version, entries, self.clock(), new_turn, result)
+            version = await self.store.append_moves(row.id, row.version, entries, now, new_turn, result)
         except Conflict:
-            self._games.pop(row.id, None)
+            self._forget(row.id)
             raise AlreadyPlayed("that turn has already been played; here is the current one") from None
         self._cache(row.id, version, after, not after.finished)
+        if not after.finished:
+            stored = dataclasses.replace(row, version=version)
+            if new_turn:  # as the row now reads back: the time to the second, no reminder yet
+                stored.turn_started_at, stored.reminded = parse_time(iso(now)), 0
+            self._after_own_write(row.id, stored)
         if after.finished or version // SNAPSHOT_EVERY > row.version // SNAPSHOT_EVERY:
             record = after.to_json()
             await self.store.save_snapshot(row.id, version, ENGINE_VERSION, json.dumps(record))
+            self._after_own_write(row.id)  # a snapshot changes no row
         if after.finished:
             for listener in self.finished_listeners:
                 try:
@@ -779,7 +822,7 @@ class GameService:
             if not remaining:
                 with contextlib.suppress(Conflict):  # ended meanwhile (by another instance)
                     await self.store.finish(game_id, "aborted", None, self.clock())
-                self._games.pop(game_id, None)
+                self._forget(game_id)
                 lines.append("No human player is left: the game is abandoned.")
                 return lines
             events = await self.run_automatic(game_id)
@@ -860,6 +903,7 @@ class GameService:
         except Exception:
             log.exception("the deadline clock cannot list the games")
             return []
+        self._failing = {g: why for g, why in self._failing.items() if g in set(game_ids)}
         notices: list[Notice] = []
         for game_id in game_ids:
             try:
@@ -871,6 +915,11 @@ class GameService:
             if notice is not None:
                 notices.append(notice)
         return notices
+
+    async def release_clock(self) -> None:
+        """Give up the deadline clock's lease (at shutdown), so another instance may take it
+        at once instead of after LEASE_TTL."""
+        await self.store.release_clock_lease(self.instance_id)
 
     def _clock_failed(self, game_id: int, exc: Exception) -> None:
         what = f"{type(exc).__name__}: {exc}"

@@ -39,6 +39,11 @@ def clip(value: Any, limit: int = MAX_TEXT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def shorten(text: str, limit: int = 200) -> str:
+    """A message (possibly quoting user input) cut to ``limit`` characters."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -61,6 +66,28 @@ def version(value: Any) -> int | None:
 def user_id(value: Any, what: str = "user id") -> str:
     if not isinstance(value, str) or not 1 <= len(value) <= MAX_ID_LENGTH or not value.isprintable():
         raise InvalidInput(f"{clip(value, 30)} is not a valid {what}")
+    return value
+
+
+def display_name(value: Any) -> str:
+    """A player's display name as a front end passes it: any printable text, cut to 100."""
+    if not isinstance(value, str):
+        raise InvalidInput(f"{clip(value, 30)} is not a name")
+    return "".join(ch for ch in value if ch.isprintable())[:MAX_TEXT]
+
+
+def names(value: Any, what: str, limit: int = 16) -> list[str]:
+    """A short list of short texts (sets, castle ids)."""
+    if not isinstance(value, list | tuple) or len(value) > limit:
+        raise InvalidInput(f"{what} must be a list of at most {limit} names")
+    if not all(isinstance(v, str) and 0 < len(v) <= MAX_TEXT for v in value):
+        raise InvalidInput(f"{what} must be a list of names")
+    return list(value)
+
+
+def whole_number(value: Any, what: str) -> int:
+    if not is_int(value) or abs(value) > MAX_GAME_ID:
+        raise InvalidInput(f"{what} must be a whole number, not {clip(value, 30)}")
     return value
 
 

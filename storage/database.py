@@ -46,7 +46,9 @@ async def open_database(path: str | os.PathLike[str] | None = None) -> Database:
     path = str(path or os.environ.get("DATABASE_PATH") or DEFAULT_PATH)
     if path != ":memory:":
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-    conn = await aiosqlite.connect(path, isolation_level=None)  # explicit BEGIN/COMMIT
+    # explicit BEGIN/COMMIT; check_same_thread=False lets Store.change_token read one pragma
+    # from the event loop's thread (SQLite's serialized mode makes that safe).
+    conn = await aiosqlite.connect(path, isolation_level=None, check_same_thread=False)
     conn.row_factory = aiosqlite.Row
     await conn.execute("PRAGMA journal_mode = WAL")
     # FULL: in WAL mode NORMAL may lose the last commits on power loss; FULL costs ~nothing here.
@@ -59,14 +61,20 @@ async def open_database(path: str | os.PathLike[str] | None = None) -> Database:
 
 
 async def migrate(db: Database) -> list[int]:
-    """Apply the migrations newer than the database; returns the versions applied."""
-    current = await db.schema_version()
+    """Apply the migrations newer than the database; returns the versions applied.
+
+    Each one re-reads the schema version inside its write transaction, so two processes
+    starting together over a new database never apply the same migration twice.
+    """
     applied = []
     for version, sql in MIGRATIONS:
-        if version <= current:
+        if version <= await db.schema_version():
             continue
         await db.conn.execute("BEGIN IMMEDIATE")
         try:
+            if version <= await db.schema_version():  # another process got there first
+                await db.conn.execute("COMMIT")
+                continue
             for statement in _statements(sql):
                 await db.conn.execute(statement)
             await db.conn.execute(f"PRAGMA user_version = {version}")

@@ -93,6 +93,17 @@ class Store:
     def __init__(self, db: Database) -> None:
         self.db = db
         self.lock = asyncio.Lock()
+        self.writes = 0  # transactions this store committed: see change_token
+
+    def change_token(self) -> tuple[int, int] | None:
+        """Changes to the database so far, without a round trip: SQLite's data_version (bumped
+        when another connection commits) and this store's own commits. Equal tokens mean no
+        row changed in between; None if it cannot be read here."""
+        try:
+            raw = self.db.conn._conn  # type: ignore[attr-defined]
+            return (raw.execute("PRAGMA data_version").fetchone()[0], self.writes)
+        except Exception:
+            return None
 
     @asynccontextmanager
     async def _tx(self) -> AsyncIterator[Any]:
@@ -104,6 +115,7 @@ class Store:
             except BaseException:
                 await conn.execute("ROLLBACK")
                 raise
+            self.writes += 1  # before the commit lands: a token read meanwhile is already stale
             await conn.execute("COMMIT")
 
     async def _read(self, sql: str, args: tuple = ()) -> list[Any]:
@@ -355,6 +367,7 @@ class Store:
             return True
 
         async with self.lock:
+            self.writes += 1  # before the commit lands: a token read meanwhile is already stale
             if not await self.db.run(write):
                 raise Conflict("that turn has already been played")
         return version

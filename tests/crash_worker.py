@@ -1,11 +1,21 @@
-"""A process that plays games until it is killed; prints ACK lines for stored turns.
+"""A process that plays concurrent games until it is killed, and the harness that kills it.
 
-Run by tests/test_crash.py: ``python tests/crash_worker.py DB SEED``.
+``python tests/crash_worker.py DB SEED`` plays ``GAMES`` games at once over the database and
+prints ``ACK game version`` once a turn is stored. ``kill_round`` starts workers, SIGKILLs them
+at a random moment, and ``check`` verifies that every acknowledged move survived and every
+game loads. Used by tests/test_crash.py (a few rounds) and benchmarks/chaos.py (100 kills).
 """
 
+from __future__ import annotations
+
 import asyncio
+import os
 import random
+import signal
+import subprocess
 import sys
+import time
+from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -13,30 +23,95 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from service import GameService, LobbyOptions  # noqa: E402
 from storage import Store, open_database  # noqa: E402
 
-GAMES = 4
+GAMES = 4  # games each worker plays at once
+
+
+async def _player(service: GameService, rng: random.Random, prefix: str) -> None:
+    """Play game after game: open, join, start, then turns until the end."""
+    while True:
+        n = rng.randrange(10**9)
+        lobby = await service.create_lobby(f"a{prefix}{n}", "Ann", LobbyOptions(seed=n, turn_limit=0))
+        await service.join(lobby.id, f"b{prefix}{n}", "Bob")
+        view = await service.start(lobby.id, f"a{prefix}{n}")
+        while not view.finished:
+            (x, y), rots = sorted(view.placements.items())[rng.randrange(len(view.placements))]
+            draft = [{"type": "tile", "x": x, "y": y, "rot": rots[0]}]
+            after = await service.options_after(lobby.id, view.user_id, view.version, draft)
+            if after.step == "figure" and after.player == view.player:
+                draft.append(rng.choice(after.choices).move)
+            view = (await service.play(lobby.id, view.user_id, draft, view.version)).turn
+            print(f"ACK {lobby.id} {view.version}", flush=True)
 
 
 async def main(db_path: str, seed: int) -> None:
     db = await open_database(db_path)
     service = GameService(Store(db))
     rng = random.Random(seed)
-    while True:
-        active = [g.id for g in await service.games(status="active")]
-        while len(active) < GAMES:
-            n = rng.randrange(10**6)
-            lobby = await service.create_lobby(f"a{n}", "Ann", LobbyOptions(seed=n))
-            await service.join(lobby.id, f"b{n}", "Bob")
-            await service.start(lobby.id, f"a{n}")
-            active.append(lobby.id)
-        gid = rng.choice(active)
-        view = await service.turn(gid)
-        (x, y), rots = sorted(view.placements.items())[rng.randrange(len(view.placements))]
-        draft = [{"type": "tile", "x": x, "y": y, "rot": rots[0]}]
-        after = await service.options_after(gid, view.user_id, view.version, draft)
-        if after.step == "figure" and after.player == view.player:
-            draft.append(rng.choice(after.choices).move)
-        result = await service.play(gid, view.user_id, draft, view.version)
-        print(f"ACK {gid} {result.turn.version}", flush=True)
+    await asyncio.gather(*(_player(service, random.Random(rng.random()), f"{seed}.{i}.") for i in range(GAMES)))
+
+
+@dataclass
+class Round:
+    acks: list[tuple[int, int]]  # (game id, version) acknowledged before the kill
+    killed: int  # processes killed in this round
+
+
+def kill_round(db: Path, seed: int, after: float, workers: int = 2) -> Round:
+    """Start ``workers`` processes over ``db``, SIGKILL them all after ``after`` seconds."""
+    procs = [
+        subprocess.Popen(
+            [sys.executable, str(Path(__file__).resolve()), str(db), str(seed * 10 + i)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for i in range(workers)
+    ]
+    time.sleep(after)
+    for proc in procs:
+        os.kill(proc.pid, signal.SIGKILL)
+    acks: list[tuple[int, int]] = []
+    for proc in procs:
+        out, _ = proc.communicate(timeout=60)
+        for line in out.splitlines():
+            parts = line.split()
+            if len(parts) == 3 and parts[0] == "ACK":
+                acks.append((int(parts[1]), int(parts[2])))
+    return Round(acks, workers)
+
+
+@dataclass
+class Check:
+    lost: int  # acknowledged moves missing after the kill
+    games: int  # games loaded
+    unloadable: list[str]  # games that failed to load, with why
+
+
+async def check(db_path: Path, acks: list[tuple[int, int]]) -> Check:
+    """Every acknowledged move is stored, and every started game loads from a fresh service."""
+    db = await open_database(db_path)
+    try:
+        service = GameService(Store(db))
+        lost = 0
+        newest: dict[int, int] = {}
+        for gid, version in acks:
+            newest[gid] = max(newest.get(gid, 0), version)
+        for gid, version in newest.items():
+            row = await service.lobby(gid)
+            stored = len(await service.store.moves(gid))
+            lost += max(0, version - min(row.version, stored))
+        games, unloadable = 0, []
+        for row in await service.games():
+            if row.status == "lobby":
+                continue
+            try:
+                view = await service.turn(row.id)
+                assert view.version == row.version == len(await service.store.moves(row.id))
+                games += 1
+            except Exception as exc:
+                unloadable.append(f"#{row.id}: {exc}")
+        return Check(lost, games, unloadable)
+    finally:
+        await db.close()
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """Storage: migrations, the append-only log, optimistic versions."""
 
+import asyncio
 import sqlite3
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -89,3 +90,42 @@ async def test_snapshots_never_go_backwards(store):
     await store.save_snapshot(gid, 20, "1", '{"moves": []}')
     await store.save_snapshot(gid, 10, "1", '{"old": true}')
     assert await store.snapshot(gid) == (20, "1", '{"moves": []}')
+
+
+async def test_two_processes_opening_a_new_database_together_migrate_it_once(tmp_path):
+    path = tmp_path / "race.db"
+    dbs = await asyncio.gather(*(open_database(path) for _ in range(4)))
+    try:
+        for db in dbs:
+            assert await db.schema_version() == MIGRATIONS[-1][0]
+    finally:
+        for db in dbs:
+            await db.close()
+
+
+async def test_durable_commits_and_the_clock_lease(store):
+    async with store.db.conn.execute("PRAGMA synchronous") as cur:
+        assert (await cur.fetchone())[0] == 2  # FULL: a commit survives power loss in WAL mode
+    ttl = timedelta(minutes=5)
+    assert await store.take_clock_lease("a", NOW, ttl) is None
+    assert await store.take_clock_lease("b", NOW + timedelta(minutes=4), ttl) == "a"
+    assert await store.take_clock_lease("a", NOW + timedelta(minutes=4), ttl) is None  # renewed
+    assert await store.take_clock_lease("b", NOW + timedelta(minutes=8), ttl) == "a"
+    assert await store.take_clock_lease("b", NOW + timedelta(minutes=10), ttl) is None  # a died
+    await store.release_clock_lease("b")
+    assert await store.take_clock_lease("a", NOW + timedelta(minutes=10), ttl) is None
+
+
+async def test_one_consistent_read_bounded_by_the_version(store):
+    gid = await store.create_game("u1", {}, NOW)
+    await store.add_seat(gid, "u1", "Ann", False, NOW, 2)
+    await store.start_game(gid, {"players": ["Ann"]}, ["u1"], NOW)
+    await store.append_moves(gid, 0, [("u1", {"type": "tile"}), ("u1", {"type": "pass"})], NOW, True)
+    loaded = await store.load_game(gid)
+    assert loaded.row.version == 2 and [m[0] for m in loaded.moves] == [1, 2] and loaded.snapshot is None
+    assert (await store.load_game(gid, cached_version=2)).moves is None  # the cache is current
+    # A forfeited player's late move is refused, even at the right version.
+    assert await store.set_seat_status(gid, "u1", "forfeited", expected_version=2)
+    with pytest.raises(Conflict):
+        await store.append_moves(gid, 2, [("u1", {"type": "tile"})], NOW, True)
+    assert not await store.set_seat_status(gid, "u1", "resigned", expected_version=1)

@@ -1,0 +1,141 @@
+"""Malformed calls to the service API: every one is a ServiceError with a short message, and
+the database is unchanged."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from service import GameService, LobbyOptions, ServiceError
+from service.validate import MOVE_TYPES
+from storage import Store, open_database
+from tests.helpers import Clock
+
+ANY = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=8,
+)
+NOT_AN_INT = st.one_of(
+    st.booleans(), st.floats(), st.text(max_size=12), st.none(), st.lists(st.integers(), max_size=2),
+    st.just("3"), st.just("²"), st.just(3.0), st.just(-2.6),
+)  # fmt: skip
+BAD_GAME_ID = NOT_AN_INT | st.integers(max_value=0) | st.integers(min_value=2**63) | st.just(10**5000)
+BAD_USER = st.one_of(st.integers(), st.none(), st.just(""), st.text(min_size=101, max_size=300), st.just("a\nb"))
+ROT = st.sampled_from([0, 90, 180, 270])
+
+
+@st.composite
+def bad_move(draw: st.DrawFn) -> object:
+    """A move with at least one thing wrong: its shape, a field's type or range, its type."""
+    kind = draw(st.sampled_from(["shape", "field", "type", "rot", "key"]))
+    move: dict = {"type": "tile", "x": draw(st.integers(-3, 3)), "y": draw(st.integers(-3, 3)), "rot": draw(ROT)}
+    if kind == "shape":
+        return draw(ANY.filter(lambda v: not isinstance(v, dict)))
+    if kind == "field":
+        move[draw(st.sampled_from(["x", "y", "rot"]))] = draw(NOT_AN_INT | st.integers(min_value=10_001))
+    elif kind == "type":
+        move["type"] = draw(st.text(max_size=12).filter(lambda t: t not in MOVE_TYPES) | NOT_AN_INT)
+    elif kind == "rot":
+        move["rot"] = draw(st.integers().filter(lambda r: r not in (0, 90, 180, 270)))
+    else:
+        move[draw(st.text(min_size=1, max_size=40).filter(lambda k: not k.islower() or " " in k))] = 1
+    return move
+
+
+
+class World:
+    """One database with a running game in server "1001", shared by the examples."""
+
+    def __init__(self) -> None:
+        self.folder = tempfile.TemporaryDirectory()
+        self.loop = asyncio.new_event_loop()
+        self.db = self.loop.run_until_complete(open_database(Path(self.folder.name) / "f.db"))
+        self.service = GameService(Store(self.db), Clock(), new_seed=itertools.count(1).__next__)
+        self.game_id, self.view = self.loop.run_until_complete(self._start())
+
+    async def _start(self):
+        lobby = await self.service.create_lobby("u1", "Ann", LobbyOptions(seed=3), guild_id="1001")
+        await self.service.join(lobby.id, "u2", "Bob")
+        return lobby.id, await self.service.start(lobby.id, "u1")
+
+    async def state(self) -> list:
+        out = []
+        for table in ("games", "seats", "moves", "snapshots", "clock_lease"):
+            out.append([tuple(r) for r in await self.service.store._read(f"SELECT * FROM {table} ORDER BY rowid")])
+        return out
+
+    def refused(self, call) -> str:
+        """Run ``call(service)``; it must raise ServiceError and change nothing."""
+        before = self.loop.run_until_complete(self.state())
+        try:
+            self.loop.run_until_complete(call(self.service))
+        except ServiceError as exc:
+            message = str(exc)
+        else:
+            raise AssertionError("accepted")
+        assert self.loop.run_until_complete(self.state()) == before
+        assert 0 < len(message) <= 200, message
+        return message
+
+    def close(self) -> None:
+        self.loop.run_until_complete(self.db.close())
+        self.loop.close()
+        self.folder.cleanup()
+
+
+def test_malformed_service_calls_are_refused_and_change_nothing():
+    world = World()
+    gid, view = world.game_id, world.view
+    user = view.user_id
+    calls = st.one_of(
+        bad_move().map(lambda m: ("play move", lambda s: s.play(gid, user, [m], view.version))),
+        bad_move().map(lambda m: ("draft move", lambda s: s.options_after(gid, user, view.version, [m]))),
+        ANY.filter(lambda v: not isinstance(v, list | tuple) or not v or not all(isinstance(m, dict) for m in v)).map(
+            lambda ms: ("moves", lambda s: s.play(gid, user, ms, view.version))
+        ),
+        BAD_GAME_ID.map(lambda g: ("game id", lambda s: s.turn(g))),
+        BAD_GAME_ID.map(lambda g: ("game id", lambda s: s.play(g, user, [{"type": "pass"}]))),
+        BAD_GAME_ID.map(lambda g: ("game id", lambda s: s.abort(g, "u1", True))),
+        BAD_GAME_ID.map(lambda g: ("game id", lambda s: s.export(g))),
+        BAD_USER.map(lambda u: ("user", lambda s: s.play(gid, u, [{"type": "pass"}]))),
+        BAD_USER.map(lambda u: ("user", lambda s: s.kick(gid, u, True))),
+        BAD_USER.map(lambda u: ("user", lambda s: s.resign(gid, u))),
+        NOT_AN_INT.filter(lambda v: v is not None).map(
+            lambda v: ("version", lambda s: s.play(gid, user, [{"type": "pass"}], v))
+        ),
+        BAD_USER.filter(lambda g: g is not None).map(lambda g: ("guild", lambda s: s.bag(gid, guild_id=g))),
+        st.text(min_size=1, max_size=12).filter(lambda g: g != "1001").map(
+            lambda g: ("other guild", lambda s: s.kick(gid, "u2", True, guild_id=g))
+        ),
+        BAD_USER.map(lambda u: ("lobby", lambda s: s.join(gid, u, "Cy"))),
+        NOT_AN_INT.map(lambda v: ("lobby", lambda s: s.create_lobby("u9", "Di", LobbyOptions(max_players=v)))),
+        NOT_AN_INT.map(lambda v: ("lobby", lambda s: s.create_lobby("u9", "Di", LobbyOptions(turn_limit=v)))),
+        ANY.filter(lambda v: not isinstance(v, list)).map(
+            lambda v: ("lobby", lambda s: s.create_lobby("u9", "Di", LobbyOptions(sets=v)))
+        ),
+        ANY.filter(lambda v: not isinstance(v, str)).map(lambda v: ("lobby", lambda s: s.join(gid, "u9", v))),
+    )
+    seen: set[str] = set()
+
+    @settings(max_examples=600, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(calls)
+    def check(named_call):
+        name, call = named_call
+        world.refused(call)
+        seen.add(name)
+
+    try:
+        check()
+        kinds = {"play move", "draft move", "moves", "game id", "user", "version", "guild", "other guild", "lobby"}
+        assert seen == kinds
+        # The game is intact and playable after all that.
+        turn = world.loop.run_until_complete(world.service.turn(gid))
+        assert turn.version == view.version and turn.user_id == user
+    finally:
+        world.close()
