@@ -193,3 +193,25 @@ async def test_the_fake_enforces_message_and_component_limits():
     assert not any(rule == "mentions" for rule, _ in fake.violations)
     fake._channel("POST", post, {"content": "@everyone look"}, [])
     assert any(rule == "mentions" for rule, _ in fake.violations)
+
+
+async def test_a_turn_that_times_out_posts_the_next_turn_with_its_button(tmp_path):
+    from datetime import timedelta
+
+    async with running(tmp_path, [ANN, BOB]) as (h, channel, _):
+        answer = await h.slash(ANN, channel, "carc new", sets="base", players=2, turn_hours=1)
+        lobby = answer.public[-1]
+        await h.click(BOB, h.fake.messages[int(lobby["id"])], "Join")
+        await h.click(ANN, h.fake.messages[int(lobby["id"])], "Start")
+        thread = h.fake.threads_from[int(lobby["id"])]
+        game_id = await h.bot.service.game_for_thread(str(thread))
+        late = await actor(h, game_id, [ANN, BOB])
+        service = h.bot.service
+        real = service.clock
+        service.clock = lambda: real() + timedelta(hours=2)
+        await h.bot.get_cog("Carc").deadlines()  # one tick of the clock
+        post = h.messages_in(thread)[-1]
+        nxt = await actor(h, game_id, [ANN, BOB])
+        assert nxt is not late and "ran out of time" in post["content"]
+        assert f"<@{nxt.id}>" in post["content"] and any("carc:turn:" in c["custom_id"] for c in components_of(post))
+        clean(h)

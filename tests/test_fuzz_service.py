@@ -48,7 +48,6 @@ def bad_move(draw: st.DrawFn) -> object:
     return move
 
 
-
 class World:
     """One database with a running game in server "1001", shared by the examples."""
 
@@ -110,9 +109,9 @@ def test_malformed_service_calls_are_refused_and_change_nothing():
             lambda v: ("version", lambda s: s.play(gid, user, [{"type": "pass"}], v))
         ),
         BAD_USER.filter(lambda g: g is not None).map(lambda g: ("guild", lambda s: s.bag(gid, guild_id=g))),
-        st.text(min_size=1, max_size=12).filter(lambda g: g != "1001").map(
-            lambda g: ("other guild", lambda s: s.kick(gid, "u2", True, guild_id=g))
-        ),
+        st.text(min_size=1, max_size=12)
+        .filter(lambda g: g != "1001")
+        .map(lambda g: ("other guild", lambda s: s.kick(gid, "u2", True, guild_id=g))),
         BAD_USER.map(lambda u: ("lobby", lambda s: s.join(gid, u, "Cy"))),
         NOT_AN_INT.map(lambda v: ("lobby", lambda s: s.create_lobby("u9", "Di", LobbyOptions(max_players=v)))),
         NOT_AN_INT.map(lambda v: ("lobby", lambda s: s.create_lobby("u9", "Di", LobbyOptions(turn_limit=v)))),

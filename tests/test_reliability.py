@@ -206,24 +206,30 @@ def _corruptions(gid: int, version: int, other_gid: int) -> dict[str, tuple[list
         "setup: a string": ([f"UPDATE games SET setup = '\"abc\"' {g}"], "its setup is not a JSON object"),
         "result: bad JSON": ([f"UPDATE games SET result = 'nope' {g}"], "its result is not valid JSON"),
         "setup.users: short": (
-            [f"UPDATE games SET setup = json_remove(setup, '$.users[1]') {g}"], "1 user ids for 2 players"
+            [f"UPDATE games SET setup = json_remove(setup, '$.users[1]') {g}"],
+            "1 user ids for 2 players",
         ),
         "setup.users: missing": ([f"UPDATE games SET setup = json_remove(setup, '$.users') {g}"], "no players"),
         "setup.players: a string": (
-            [f"UPDATE games SET setup = json_set(setup, '$.players', 'Ann') {g}"], "no players"
+            [f"UPDATE games SET setup = json_set(setup, '$.players', 'Ann') {g}"],
+            "no players",
         ),
         "setup.seed: a string": ([f"UPDATE games SET setup = json_set(setup, '$.seed', 'x') {g}"], "seed"),
         "setup.sets: unknown set": (
-            [f"UPDATE games SET setup = json_set(setup, '$.sets', json('[\"unicorns\"]')) {g}"], "unknown set"
+            [f"UPDATE games SET setup = json_set(setup, '$.sets', json('[\"unicorns\"]')) {g}"],
+            "unknown set",
         ),
         "setup.pool: unknown tile": (
-            [f"UPDATE games SET setup = json_set(setup, '$.pool[3]', 'base.NOPE') {g}"], "base.NOPE"
+            [f"UPDATE games SET setup = json_set(setup, '$.pool[3]', 'base.NOPE') {g}"],
+            "base.NOPE",
         ),
         "options.turn_limit: a string": (
-            [f"UPDATE games SET options = json_set(options, '$.turn_limit', '3600') {g}"], "its turn limit"
+            [f"UPDATE games SET options = json_set(options, '$.turn_limit', '3600') {g}"],
+            "its turn limit",
         ),
         "options.timeout_policy: unknown": (
-            [f"UPDATE games SET options = json_set(options, '$.timeout_policy', 'explode') {g}"], "timeout policy"
+            [f"UPDATE games SET options = json_set(options, '$.timeout_policy', 'explode') {g}"],
+            "timeout policy",
         ),
         "turn_started_at: garbage": ([f"UPDATE games SET turn_started_at = 'yesterday' {g}"], "its turn start"),
         "created_at: garbage": ([f"UPDATE games SET created_at = '2026-13-45' {g}"], "its creation time"),
@@ -234,30 +240,39 @@ def _corruptions(gid: int, version: int, other_gid: int) -> dict[str, tuple[list
         "status: unknown": ([f"UPDATE games SET status = 'zombie' {g}"], "its status is unknown"),
         "seats: missing": ([f"DELETE FROM seats WHERE game_id = {gid}"], "2 of its seats are missing"),
         "seat: unknown status": (
-            [f"UPDATE seats SET status = 'ghost' WHERE game_id = {gid} AND user_id = 'u2'"], "seats is damaged"
+            [f"UPDATE seats SET status = 'ghost' WHERE game_id = {gid} AND user_id = 'u2'"],
+            "seats is damaged",
         ),
         "move: bad JSON": (
-            ["DROP TRIGGER moves_append_only_update",
-             f"UPDATE moves SET move = '{{\"type\"' WHERE game_id = {gid} AND seq = {last}"],
+            [
+                "DROP TRIGGER moves_append_only_update",
+                f"UPDATE moves SET move = '{{\"type\"' WHERE game_id = {gid} AND seq = {last}",
+            ],
             f"move {last} is not valid JSON",
         ),  # fmt: skip
         "move: not an object": (
-            ["DROP TRIGGER moves_append_only_update",
-             f"UPDATE moves SET move = '[1, 2]' WHERE game_id = {gid} AND seq = {last}"],
+            [
+                "DROP TRIGGER moves_append_only_update",
+                f"UPDATE moves SET move = '[1, 2]' WHERE game_id = {gid} AND seq = {last}",
+            ],
             f"move {last} is not a move object",
         ),  # fmt: skip
         "move: unknown tile id (numbered by its seq)": (
-            ["DROP TRIGGER moves_append_only_update",
-             f"UPDATE moves SET move = json_set(move, '$.tile', 'base.NOPE') WHERE game_id = {gid} AND seq = {last - 1}"
-             " AND json_extract(move, '$.type') = 'tile'",
-             f"UPDATE moves SET move = json_set(move, '$.tile', 'base.NOPE') WHERE game_id = {gid} AND seq = {last}"
-             " AND json_extract(move, '$.type') = 'tile'"],
+            [
+                "DROP TRIGGER moves_append_only_update",
+                f"UPDATE moves SET move = json_set(move, '$.tile', 'base.NOPE') WHERE game_id = {gid} AND seq = {last - 1}"
+                " AND json_extract(move, '$.type') = 'tile'",
+                f"UPDATE moves SET move = json_set(move, '$.tile', 'base.NOPE') WHERE game_id = {gid} AND seq = {last}"
+                " AND json_extract(move, '$.type') = 'tile'",
+            ],
             ": unknown tile id 'base.NOPE'",
         ),  # fmt: skip
         "move: parseable but illegal": (
-            ["DROP TRIGGER moves_append_only_update",
-             f"UPDATE moves SET move = '{{\"type\": \"tile\", \"x\": 50, \"y\": 50, \"rot\": 0}}'"
-             f" WHERE game_id = {gid} AND seq = 1"],
+            [
+                "DROP TRIGGER moves_append_only_update",
+                f'UPDATE moves SET move = \'{{"type": "tile", "x": 50, "y": 50, "rot": 0}}\''
+                f" WHERE game_id = {gid} AND seq = 1",
+            ],
             "move 1: ",
         ),  # fmt: skip
         "log: a move missing": (
@@ -265,17 +280,22 @@ def _corruptions(gid: int, version: int, other_gid: int) -> dict[str, tuple[list
             "move 5 is missing from its log",
         ),
         "log: damaged below the snapshot": (
-            ["DROP TRIGGER moves_append_only_update",
-             f"UPDATE moves SET move = 'garbage' WHERE game_id = {gid} AND seq = 3"],
+            [
+                "DROP TRIGGER moves_append_only_update",
+                f"UPDATE moves SET move = 'garbage' WHERE game_id = {gid} AND seq = 3",
+            ],
             "move 3 is not valid JSON",
         ),  # fmt: skip
         "snapshot: bad JSON": ([f"UPDATE snapshots SET state = '{{' WHERE game_id = {gid}"], LOG_WINS),
         "snapshot: moves null": (
-            [f"UPDATE snapshots SET state = json_set(state, '$.moves', json('null')) WHERE game_id = {gid}"], LOG_WINS
+            [f"UPDATE snapshots SET state = json_set(state, '$.moves', json('null')) WHERE game_id = {gid}"],
+            LOG_WINS,
         ),
         "snapshot: wrong but parseable": (
-            [f"UPDATE snapshots SET state = (SELECT state FROM snapshots WHERE game_id = {other_gid})"
-             f" WHERE game_id = {gid}"],
+            [
+                f"UPDATE snapshots SET state = (SELECT state FROM snapshots WHERE game_id = {other_gid})"
+                f" WHERE game_id = {gid}"
+            ],
             LOG_WINS,
         ),  # fmt: skip
         "snapshot: beyond the log": ([f"UPDATE snapshots SET seq = 999 WHERE game_id = {gid}"], LOG_WINS),
