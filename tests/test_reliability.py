@@ -260,8 +260,8 @@ def _corruptions(gid: int, version: int, other_gid: int) -> dict[str, tuple[list
         "move: unknown tile id (numbered by its seq)": (
             [
                 "DROP TRIGGER moves_append_only_update",
-                f"UPDATE moves SET move = json_set(move, '$.tile', 'base.NOPE') WHERE game_id = {gid} AND seq = {last - 1}"
-                " AND json_extract(move, '$.type') = 'tile'",
+                f"UPDATE moves SET move = json_set(move, '$.tile', 'base.NOPE') WHERE game_id = {gid}"
+                f" AND seq = {last - 1} AND json_extract(move, '$.type') = 'tile'",
                 f"UPDATE moves SET move = json_set(move, '$.tile', 'base.NOPE') WHERE game_id = {gid} AND seq = {last}"
                 " AND json_extract(move, '$.type') = 'tile'",
             ],
