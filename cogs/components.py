@@ -12,6 +12,7 @@ choice when they fit in one menu), and the figure — which plays the turn.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 from dataclasses import dataclass
@@ -53,6 +54,19 @@ async def say(interaction: discord.Interaction, text: str) -> None:
         await interaction.followup.send(text, ephemeral=True, allowed_mentions=present.NO_PINGS)
     else:
         await interaction.response.send_message(text, ephemeral=True, allowed_mentions=present.NO_PINGS)
+
+
+async def guarded(interaction: discord.Interaction, action: Any) -> None:
+    """Run a component's action; the one place its errors are handled: a ServiceError is
+    answered privately, anything else is logged and answered privately without details."""
+    try:
+        await action
+    except ServiceError as exc:
+        await say(interaction, str(exc))
+    except Exception:
+        log.exception("component %s failed", (interaction.data or {}).get("custom_id"))
+        with contextlib.suppress(discord.HTTPException):
+            await say(interaction, "Something went wrong on my side; nothing was changed. Please try again.")
 
 
 # ---------------------------------------------------------------------- lobby
@@ -101,6 +115,9 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"carc:lob
         return cls(int(match["game"]), match["action"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, self._act(interaction))
+
+    async def _act(self, interaction: discord.Interaction) -> None:
         service = service_of(interaction)
         user = interaction.user
         if self.action == "join":
@@ -136,9 +153,8 @@ class SetsSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"carc:sets
 
     async def callback(self, interaction: discord.Interaction) -> None:
         service = service_of(interaction)
-        await refresh_lobby(
-            interaction, service.set_options(self.game_id, str(interaction.user.id), sets=list(self.item.values))
-        )
+        change = service.set_options(self.game_id, str(interaction.user.id), sets=list(self.item.values))
+        await guarded(interaction, refresh_lobby(interaction, change))
 
 
 class CastlesSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"carc:castles:(?P<game>\d{1,18})"):
@@ -159,9 +175,8 @@ class CastlesSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"carc:c
 
     async def callback(self, interaction: discord.Interaction) -> None:
         service = service_of(interaction)
-        await refresh_lobby(
-            interaction, service.choose_castles(self.game_id, str(interaction.user.id), list(self.item.values))
-        )
+        change = service.choose_castles(self.game_id, str(interaction.user.id), list(self.item.values))
+        await guarded(interaction, refresh_lobby(interaction, change))
 
 
 # ---------------------------------------------------------------------- turns
@@ -183,6 +198,9 @@ class TakeTurnButton(
         return cls(int(match["game"]), int(match["version"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, self._open(interaction))
+
+    async def _open(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         service = service_of(interaction)
         try:
@@ -245,7 +263,7 @@ class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template="carc:pb" 
         return cls(_state(match), match["act"], item.label or "?", item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await on_panel(interaction, self.state, self.act)
+        await guarded(interaction, on_panel(interaction, self.state, self.act))
 
 
 class PanelSelect(discord.ui.DynamicItem[discord.ui.Select], template="carc:ps" + _PANEL):
@@ -270,7 +288,7 @@ class PanelSelect(discord.ui.DynamicItem[discord.ui.Select], template="carc:ps" 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = list(getattr(self.item, "values", []) or [])
         act = values[0] if values and re.fullmatch(r"[a-z]\d{0,4}", values[0]) else "r"
-        await on_panel(interaction, self.state, act)
+        await guarded(interaction, on_panel(interaction, self.state, act))
 
 
 async def on_panel(interaction: discord.Interaction, state: PanelState, act: str) -> None:

@@ -215,3 +215,18 @@ async def test_a_turn_that_times_out_posts_the_next_turn_with_its_button(tmp_pat
         assert nxt is not late and "ran out of time" in post["content"]
         assert f"<@{nxt.id}>" in post["content"] and any("carc:turn:" in c["custom_id"] for c in components_of(post))
         clean(h)
+
+
+async def test_an_unexpected_failure_is_answered_privately_without_details(tmp_path, monkeypatch):
+    async with running(tmp_path, [ANN, BOB]) as (h, channel, _):
+        game_id, thread = await open_game(h, channel, [ANN, BOB], "base")
+        player = await actor(h, game_id, [ANN, BOB])
+
+        async def broken(*args, **kwargs):
+            raise RuntimeError("secret internals")
+
+        monkeypatch.setattr(h.bot.service, "ask", broken)
+        answer = await h.click(player, turn_message(h, thread), "Take turn")
+        reply = private_reply(h, answer)
+        assert "went wrong" in reply["content"] and "secret" not in reply["content"]
+        assert [r.getMessage() for r in h.errors.records] and h.fake.violations == []
