@@ -60,8 +60,8 @@ def board_png(record: Record, region: Any = None) -> bytes:
     from renderer import board
 
     game = _game(record)
-    render = board.render_board
-    return board.png_bytes(render(game, region=region) if region is not None else render(game))
+    options: dict[str, Any] = {"region": region} if region is not None else {}
+    return board.png_bytes(board.render_board(game, **options))
 
 
 def preview_png(record: Record, x: int, y: int, castle: str | None = None) -> bytes:
