@@ -381,7 +381,7 @@ async def render_panel(
     files: list[discord.File] = []
     moves = question.moves()
     head = f"Game #{state.game_id}, turn {question.turn} — {question.prompt}."
-    done = "; ".join(_summary(m) for m in ask.moves)
+    done = "; ".join(ask.labels)
     lines = [head] + ([f"So far: {done}."] if done else [])
     placing = [i for i, m in enumerate(moves) if "rot" in m]
     others = [i for i in range(len(moves)) if i not in placing]
@@ -498,22 +498,3 @@ def _choice_panel(
     for i in passing:
         view.add_item(PanelButton(state, f"o{i}", labels[i].capitalize(), discord.ButtonStyle.secondary))
     return lines
-
-
-def _summary(move: dict[str, Any]) -> str:
-    kind = move["type"]
-    if kind == "tile":
-        return f"tile on ({move['x']}, {move['y']}) turned {move['rot']}°"
-    if kind == "castle":
-        return f"{tile_name(move['castle'])} on ({move['x']}, {move['y']}) turned {move['rot']}°"
-    if kind == "draw":
-        return "drew a tile"
-    if kind == "pass":
-        return "passed"
-    if kind == "meeple":
-        return f"a follower on {move['at'].split(':')[0]}"
-    if kind == "ferry":
-        return f"ferry on ({move['x']}, {move['y']})"
-    if kind == "toll":
-        return f"tollhouse on ({move['x']}, {move['y']})"
-    return kind

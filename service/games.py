@@ -196,6 +196,7 @@ class Ask:
     question: Question | None
     done: bool
     spot_numbers: dict[int, int] = field(default_factory=dict)  # option index -> number on the preview
+    labels: list[str] = field(default_factory=list)  # how each pick read when it was made
 
 
 class GameService:
@@ -607,6 +608,7 @@ class GameService:
         trial = game.clone()
         actor, turn = game.actor, game.turn
         moves: list[dict[str, Any]] = []
+        labels: list[str] = []
         question = trial.question()
         for n, pick in enumerate(picks):
             if question is None or self._decided(trial, actor, turn):
@@ -619,6 +621,7 @@ class GameService:
             except IllegalMove as exc:  # pragma: no cover - the engine offered it
                 raise ServiceError(str(exc)) from None
             moves.append(options[pick])
+            labels.append(question.options[pick].label if pick < len(question.options) else question.pass_label or "")
             question = trial.question()
         done = bool(moves) and self._decided(trial, actor, turn)
         spots: dict[int, int] = {}
@@ -627,7 +630,7 @@ class GameService:
             numbered = [i for i, o in enumerate(question.options) if o.move["type"] == "meeple"
                         and not str(o.move.get("at", "")).startswith("crown:")]  # fmt: skip
             spots = {i: k for k, i in enumerate(numbered, start=1)}
-        return Ask(self._view(row, game), list(picks), moves, None if done else question, done, spots)
+        return Ask(self._view(row, game), list(picks), moves, None if done else question, done, spots, labels)
 
     @staticmethod
     def _decided(game: Game, actor: int, turn: int) -> bool:

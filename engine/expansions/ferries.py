@@ -178,26 +178,17 @@ def _set_ferry(game: Game, move: Move, action: str, events: list[Event]) -> None
     nodes = stubs(game, (x, y))
     fresh = {tuple(m) for m in state["fresh"]}
     # Remember which complete roads existed before this turn, so only changed ones score.
-    for n in nodes.values():
-        root = board.find(n)
-        if board.open[root] == 0:
-            members = sorted(board.members(root))
-            if tuple(members) not in fresh:
-                state["before"].append(members)
-        state["touched"].append(n)
+    state["before"] += [m for m in _complete_roads(game, nodes.values()) if tuple(m) not in fresh]
+    state["touched"] += list(nodes.values())
     for n in nodes.values():
         board.ferry_link.pop(n, None)
     board.ferry_link[nodes[a]] = nodes[b]
     board.ferry_link[nodes[b]] = nodes[a]
     board.rebuild_roads(list(nodes.values()))
     state["at"][_key(x, y)] = join_name(a, b)
+    # Roads this change completed: a later move of the turn that leaves one as it is keeps it scoring.
     before = {tuple(m) for m in state["before"]}
-    for n in nodes.values():
-        root = board.find(n)
-        if board.open[root] == 0:
-            members = sorted(board.members(root))
-            if tuple(members) not in before:
-                state["fresh"].append(members)
+    state["fresh"] += [m for m in _complete_roads(game, nodes.values()) if tuple(m) not in before]
     events.append(
         {
             "type": "ferry",
@@ -208,6 +199,13 @@ def _set_ferry(game: Game, move: Move, action: str, events: list[Event]) -> None
             "join": join_name(a, b),
         }
     )
+
+
+def _complete_roads(game: Game, nodes: Any) -> list[list[int]]:
+    """The members of each complete road through these nodes (sorted node ids)."""
+    board = game.board
+    roots = {board.find(n) for n in nodes}
+    return [sorted(board.members(r)) for r in sorted(roots) if board.open[r] == 0]
 
 
 def first_ferries(game: Game) -> list[str]:
