@@ -157,8 +157,7 @@ async def _placement(service, view, ask: Ask, question: Question, moves, read, w
     placing = [i for i, m in enumerate(moves) if "rot" in m]
     cells = sorted({(moves[i]["x"], moves[i]["y"]) for i in placing}, key=lambda c: (c[1], c[0]))
     labels = label_cells(cells)
-    what = tile_name(question.tile) if question.tile else "a castle"
-    write(f"turn {question.turn}: {me}, {question.prompt} — {what}. Legal cells:")
+    write(f"turn {question.turn}: {me}, {question.prompt}. Legal cells:")
     by_cell: dict[tuple[int, int], list[int]] = {}
     for i in placing:
         by_cell.setdefault((moves[i]["x"], moves[i]["y"]), []).append(i)

@@ -111,53 +111,65 @@ def _describe_single(tile: TileType) -> str:
     terrain = tile.terrain[0]
     count = {t: sum(1 for e in terrain if e == t) for t in set(terrain)}
     kinds = [s.kind for s in tile.segments]
-    parts: list[str] = []
+    main = ""
+    extras: list[str] = []  # each with its article: "a curved road"
     cities = [s for s in tile.segments if s.kind == "city"]
-    if "cloister" in kinds:
-        parts.append("cloister")
     if cities:
         edges = sum(len(s.edges) for s in cities)
         if len(cities) > 1:
-            parts.append(f"{len(cities)} city edges")
+            main = f"tile with {'two' if len(cities) == 2 else len(cities)} city edges"
         elif edges == 1:
-            parts.append("city edge")
+            main = "city edge"
         elif edges == 2:
             dirs = sorted(d for _, d in cities[0].edges)
-            parts.append("city across" if dirs[1] - dirs[0] == 2 else "city corner")
-        elif edges == 3:
-            parts.append("three-sided city")
+            main = "city across" if dirs[1] - dirs[0] == 2 else "city corner"
         else:
-            parts.append("walled city")
+            main = "three-sided city" if edges == 3 else "walled city"
         if any(s.pennants for s in cities):
-            parts[-1] += " with a pennant"
+            extras.append("a pennant")
+    if "cloister" in kinds:
+        if main:
+            extras.append("a cloister")
+        else:
+            main = "cloister"
     rivers = count.get(4, 0)
     if rivers:
         if rivers == 2:
             seg = next(s for s in tile.segments if s.kind == "river")
             dirs = sorted(d for _, d in seg.edges)
-            parts.append("straight river" if len(dirs) == 2 and dirs[1] - dirs[0] == 2 else "river bend")
+            river = "straight river" if len(dirs) == 2 and dirs[1] - dirs[0] == 2 else "river bend"
+        elif rivers == 1:
+            river = "river spring" if "spring" in tile.id else ("river lake" if "lake" in tile.id else "river end")
         else:
-            parts.append({1: "river end", 3: "river fork"}.get(rivers, "river"))
+            river = "river fork"
+        if main:
+            extras.append(f"a {river}")
+        else:
+            main = river
     roads = count.get(2, 0)
+    road = ""
     if tile.lake:
-        parts.append(f"lake with {roads} jetties")
+        road = f"lake with {roads} jetties"
     elif roads:
         road_segments = [s for s in tile.segments if s.kind == "road"]
         if roads == 1:
-            parts.append("road end")
+            road = "road end"
         elif roads == 2 and len(road_segments) == 1:
             dirs = sorted(d for _, d in road_segments[0].edges)
-            parts.append("straight road" if dirs[1] - dirs[0] == 2 else "curved road")
+            road = "straight road" if dirs[1] - dirs[0] == 2 else "curved road"
         elif roads == 2:
-            parts.append("two road ends")
+            road = "village" if tile.village else "pair of road ends"
         else:
-            parts.append("crossroads" if roads == 4 else "junction")
-    if not parts:
-        parts.append("field")
-    text = parts[0] + "".join(f" with a {p}" if not p[0].isdigit() else f" with {p}" for p in parts[1:])
-    extras = [d for s in tile.segments for d in s.decorations] + list(tile.loose_decorations)
-    if extras:
-        text += " and " + names(sorted(set(extras)))
+            road = "crossroads" if roads == 4 else "junction"
+    if road:
+        if main:
+            extras.append(f"a {road}")
+        else:
+            main = road
+    main = main or "field"
+    decorations = sorted({d for s in tile.segments for d in s.decorations} | set(tile.loose_decorations))
+    extras += [d if d == "travellers" else f"a {d}" for d in decorations]
+    text = main + (f" with {names(extras)}" if extras else "")
     if tile.wheel_icon:
         text += f" (wheel icon {tile.wheel_icon})"
     return text
