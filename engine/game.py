@@ -459,15 +459,21 @@ class Game:
     def _run(self, index: int, events: list[Event]) -> None:
         """Go along the chain from ``index`` until a step asks or the game ends."""
         hot = self._hot
-        for _ in range(_MAX_STEPS_PER_RUN):
+        jumps = 0
+        while True:
             enter, asks = hot[index]
             if enter is not None:
                 jump = enter(self, events)
-                if self.finished:
-                    return
                 if jump is not None:
+                    if self.finished:
+                        return
+                    jumps += 1
+                    if jumps > _MAX_STEPS_PER_RUN:
+                        raise RuntimeError("the turn's steps went round without asking anything")
                     index = self._position[jump]
                     continue
+                if self.finished:
+                    return
             if asks is not None and asks(self):
                 step = self.chain[index]
                 self._index = index
@@ -475,7 +481,6 @@ class Game:
                 self.actor = step.actor(self)
                 return
             index += 1
-        raise RuntimeError("the turn's steps went round without asking anything")
 
     @property
     def current_step(self) -> Step | None:
@@ -591,9 +596,8 @@ class Game:
     def check_placement(self, tile: TileType, move: Move) -> tuple[int, int, int]:
         """(x, y, rot) of a move placing ``tile``, if the rules allow it; else IllegalMove."""
         x, y, rot = move.get("x"), move.get("y"), move.get("rot")
-        if not all(type(v) is int for v in (x, y, rot)):
+        if type(x) is not int or type(y) is not int or type(rot) is not int:  # no bool, float or text
             raise IllegalMove('a placement needs whole numbers "x", "y" and "rot"')
-        assert isinstance(x, int) and isinstance(y, int) and isinstance(rot, int)
         if rot not in (0, 90, 180, 270):
             raise IllegalMove("rot must be 0, 90, 180 or 270")
         if not self.board.fits(tile, x, y, rot):
