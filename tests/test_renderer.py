@@ -46,11 +46,13 @@ def test_a_meeple_is_drawn_in_its_player_colour_where_it_stands():
     game.apply(tile(0, 1))
     game.apply({"type": "pass"})  # Bob passes; Ann's thief stays on the road at (1,0)
     frame = frame_for([c for p in game.board.placements for c in p.cells])
-    img = render_board(game, frame=frame)
+    img = render_board(game, frame=frame, legend=False)  # the legend shows every colour
     p = game.board.placements[1]
     sx, sy = spots(p.tile, p.rot, frame.cell)[0]
     ox, oy = frame.origin(1, 0)
-    assert img.getpixel((int(ox + sx), int(oy + sy))) == pal.PLAYERS[0]
+    size = frame.cell * frame.follower
+    # Below the player's mark on the chest: the body, in the player's colour.
+    assert img.getpixel((int(ox + sx), int(oy + sy + 0.2 * size))) == pal.PLAYERS[0]
     # Bob has no follower: his colour appears nowhere.
     assert pal.PLAYERS[1] not in {c for _, c in img.getcolors(1 << 20)}
 
