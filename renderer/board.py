@@ -132,9 +132,9 @@ def render_board(
         else:
             cells = [c for p in placements for c in p.cells] + list(legal or ())
             frame = frame_for(cells)
-    img = _draw_area(game, frame, legal, placements, highlight_last, figures_too=upto is None, both_sides=True)
+    img = draw_area(game, frame, legal, placements, highlight_last, figures_too=upto is None, both_sides=True)
     if legend:
-        img = _with_legend(img, game, max(14, min(40, img.width // 34)))
+        img = with_legend(img, game, max(14, min(40, img.width // 34)))
     if max(img.size) > MAX_SIDE:
         scale = MAX_SIDE / max(img.size)
         img = img.resize((int(img.width * scale), int(img.height * scale)), Image.Resampling.LANCZOS)
@@ -190,12 +190,12 @@ def render_turn(game: Game, legal: dict[Cell, str] | None = None) -> Image.Image
     """
     frame, left_out = turn_frame(game, legal)
     shown = {c: v for c, v in (legal or {}).items() if frame.contains(*c)}
-    img = _draw_area(game, frame, shown, game.board.placements, True, figures_too=True, both_sides=False)
+    img = draw_area(game, frame, shown, game.board.placements, True, figures_too=True, both_sides=False)
     note = f"+{left_out} more cells: /carc board" if left_out else ""
-    return _with_legend(img, game, TURN_TEXT, note=note, pad=int(6 * TURN_SCALE))
+    return with_legend(img, game, TURN_TEXT, note=note, pad=int(6 * TURN_SCALE))
 
 
-def _draw_area(
+def draw_area(
     game: Game,
     frame: Frame,
     legal: dict[Cell, str] | None,
@@ -216,11 +216,11 @@ def _draw_area(
         art = tile_image(p.tile, p.rot, s)
         img.paste(art, frame.origin(min(xs), min(ys)), art)
     if figures_too:
-        _figures(draw, game, frame)
+        draw_figures(draw, game, frame)
     if highlight_last and len(placements) > 1:
         width = max(4, s // 14)
-        _outline(draw, frame, placements[-1].cells, (0, 0, 0), width + 4)
-        _outline(draw, frame, placements[-1].cells, pal.LAST_PLACED, width, inset=2)
+        outline_cells(draw, frame, placements[-1].cells, (0, 0, 0), width + 4)
+        outline_cells(draw, frame, placements[-1].cells, pal.LAST_PLACED, width, inset=2)
     if legal:
         f = font(frame.text or max(12, s // 3))
         for (x, y), label in legal.items():
@@ -269,7 +269,7 @@ def legend_lines(game: Game) -> list[tuple[int, str, bool]]:
     return [(i, f"{name}  {game.scores[i]}", i == acting) for i, name in enumerate(game.players)]
 
 
-def _with_legend(img: Image.Image, game: Game, text: int, note: str = "", pad: int = 8) -> Image.Image:
+def with_legend(img: Image.Image, game: Game, text: int, note: str = "", pad: int = 8) -> Image.Image:
     """The picture with a legend band below: each player's mark, colour, name, score; who acts."""
     f = font(text)
     row = int(text * 1.6)
@@ -304,7 +304,7 @@ def _with_legend(img: Image.Image, game: Game, text: int, note: str = "", pad: i
     return out
 
 
-def _figures(draw: ImageDraw.ImageDraw, game: Game, frame: Frame) -> None:
+def draw_figures(draw: ImageDraw.ImageDraw, game: Game, frame: Frame) -> None:
     board = game.board
     s = frame.cell
     for root, standing in enumerate(board.followers):
@@ -350,7 +350,9 @@ def _wheel_figures(draw: ImageDraw.ImageDraw, game: Game, frame: Frame, wheel: d
                 figures.meeple(draw, ox + px, oy + py, s * max(0.3, frame.follower), player)
 
 
-def _outline(draw: ImageDraw.ImageDraw, frame: Frame, cells: list[Cell], colour, width: int, inset: int = 0) -> None:
+def outline_cells(
+    draw: ImageDraw.ImageDraw, frame: Frame, cells: list[Cell], colour, width: int, inset: int = 0
+) -> None:
     xs = [c[0] for c in cells]
     ys = [c[1] for c in cells]
     x0, y0 = frame.origin(min(xs), min(ys))

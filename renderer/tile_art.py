@@ -331,6 +331,7 @@ def rotate_point(p: Point, w: float, h: float, rot: int) -> Point:
     return x, y
 
 
+@functools.lru_cache(maxsize=4096)
 def spots(tile: TileType, rot: int, size: int) -> list[Point]:
     """Per segment, where its figure stands, in the rotated tile image's pixels."""
     xs = [c[0] for c in tile.cells]
