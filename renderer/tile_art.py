@@ -431,7 +431,7 @@ def _draw_upright(draw: ImageDraw.ImageDraw, tile: TileType, rot: int, s: int) -
         _house(draw, *at(s / 2, s / 2), s * 0.11, pal.VILLAGE)
     if tile.wheel_icon:
         r = s * 0.15
-        x, y = at(s - r * 1.2, r * 1.2)
+        x, y = wheel_icon_centre(tile, rot, s)
         draw.ellipse([x - r, y - r, x + r, y + r], fill=pal.PARCHMENT, outline=pal.WALL, width=max(1, s // 40))
         draw.text((x, y), str(tile.wheel_icon), fill=pal.MARGIN_TEXT, font=font(int(r * 1.6)), anchor="mm")
 
@@ -439,4 +439,5 @@ def _draw_upright(draw: ImageDraw.ImageDraw, tile: TileType, rot: int, s: int) -
 def wheel_icon_centre(tile: TileType, rot: int, s: int) -> Point:
     """Where the wheel icon of a tile sits in its rotated image (for tests and overlays)."""
     r = s * 0.15
-    return rotate_point((s - r * 1.2, r * 1.2), s, s, rot)
+    x, y = rotate_point((s - r * 1.2, r * 1.2), s, s, rot)
+    return round(x), round(y)  # whole pixels: the icon rasterises the same in every rotation
