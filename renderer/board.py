@@ -9,6 +9,7 @@ palette built once, which is several times faster than quantizing every picture.
 
 from __future__ import annotations
 
+import functools
 import io
 import math
 from dataclasses import dataclass
@@ -216,7 +217,7 @@ def draw_area(
         art = tile_image(p.tile, p.rot, s)
         img.paste(art, frame.origin(min(xs), min(ys)), art)
     if figures_too:
-        draw_figures(draw, game, frame)
+        draw_figures(img, game, frame)
     if highlight_last and len(placements) > 1:
         width = max(4, s // 14)
         outline_cells(draw, frame, placements[-1].cells, (0, 0, 0), width + 4)
@@ -269,13 +270,34 @@ def legend_lines(game: Game) -> list[tuple[int, str, bool]]:
     return [(i, f"{name}  {game.scores[i]}", i == acting) for i, name in enumerate(game.players)]
 
 
+@functools.lru_cache(maxsize=2048)
+def text_stamp(text: str, size: int) -> tuple[Image.Image, int, int]:
+    """(mask, dx, dy): ``text`` rendered once, to paste with its left-middle point at (x, y) + (dx, dy).
+
+    Legends repeat the same names and numbers on every frame of a replay: rendering
+    them once and pasting is several times faster than drawing text anew.
+    """
+    f = font(size)
+    left, top, right, bottom = f.getbbox(text, anchor="lm")
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=f, anchor="lm")
+    return mask, left, top
+
+
+def put_text(img: Image.Image, x: float, y: float, text: str, size: int, colour=pal.MARGIN_TEXT) -> int:
+    """Paste ``text`` with its left-middle at (x, y); returns its width."""
+    mask, dx, dy = text_stamp(text, size)
+    img.paste(colour, (round(x) + dx, round(y) + dy), mask)
+    return mask.width + dx
+
+
 def with_legend(img: Image.Image, game: Game, text: int, note: str = "", pad: int = 8) -> Image.Image:
     """The picture with a legend band below: each player's mark, colour, name, score; who acts."""
-    f = font(text)
     row = int(text * 1.6)
     lines = legend_lines(game)
-    probe = ImageDraw.Draw(img)
-    widest = max(probe.textlength(t, font=f) for _, t, _ in lines)
+    names = [text_stamp(name, text)[0].width for name in game.players]
+    gap = text // 2
+    widest = max(w + gap + text_stamp(str(game.scores[i]), text)[0].width for i, w in enumerate(names))
     entry_w = int(row * 1.6 + widest + row)
     per_row = max(1, min(len(lines), (img.width - 2 * pad) // entry_w))
     n_rows = math.ceil(len(lines) / per_row)
@@ -286,9 +308,9 @@ def with_legend(img: Image.Image, game: Game, text: int, note: str = "", pad: in
     out.paste(img, (0, 0))
     draw = ImageDraw.Draw(out)
     top = img.height + pad
-    draw.text((pad, top + row / 2), head, fill=pal.MARGIN_TEXT, font=f, anchor="lm")
+    put_text(out, pad, top + row / 2, head, text)
     col_w = (img.width - 2 * pad) // per_row
-    for k, (i, label, acting) in enumerate(lines):
+    for k, (i, _label, acting) in enumerate(lines):
         x = pad + (k % per_row) * col_w
         y = top + row * (1 + k // per_row)
         if acting:
@@ -300,11 +322,13 @@ def with_legend(img: Image.Image, game: Game, text: int, note: str = "", pad: in
                 width=2,
             )
         figures.meeple(draw, x + row * 0.55, y + row / 2, row * 0.8, i)
-        draw.text((x + row * 1.2, y + row / 2), label, fill=pal.MARGIN_TEXT, font=f, anchor="lm")
+        width = put_text(out, x + row * 1.2, y + row / 2, game.players[i], text)
+        put_text(out, x + row * 1.2 + width + gap, y + row / 2, str(game.scores[i]), text)
     return out
 
 
-def draw_figures(draw: ImageDraw.ImageDraw, game: Game, frame: Frame) -> None:
+def draw_figures(img: Image.Image, game: Game, frame: Frame) -> None:
+    draw = ImageDraw.Draw(img)
     board = game.board
     s = frame.cell
     for root, standing in enumerate(board.followers):
@@ -319,7 +343,7 @@ def draw_figures(draw: ImageDraw.ImageDraw, game: Game, frame: Frame) -> None:
             sx, sy = spots(p.tile, p.rot, s)[seg_index]
             kind = board.kind[node]
             size = s * frame.follower * (1.35 if kind == "castle" else 1.0)
-            figures.meeple(draw, ox + sx, oy + sy, size, player, lying=kind == "field")
+            figures.paste_meeple(img, ox + sx, oy + sy, size, player, lying=kind == "field")
     wheel = game.expansion_state("wheel")
     if wheel:
         _wheel_figures(draw, game, frame, wheel)

@@ -71,7 +71,7 @@ def replay_gif(record: dict[str, Any]) -> bytes:
         pasted = len(game.board.placements)
         img = canvas.copy()
         draw = ImageDraw.Draw(img)
-        draw_figures(draw, game, frame)
+        draw_figures(img, game, frame)
         if pasted > 1:
             outline_cells(draw, frame, game.board.placements[-1].cells, pal.LAST_PLACED, max(2, frame.cell // 12))
         frames.append(palettised(with_legend(img, game, text)))

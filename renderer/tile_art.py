@@ -352,7 +352,7 @@ def _draw_upright(draw: ImageDraw.ImageDraw, tile: TileType, rot: int, s: int) -
     extra = EXTRAS.get(tile.id)
     river_stubs = [seg for seg in tile.segments if seg.kind == "river"]
     if tile.id == "wheel.start":
-        f = font(int(s * 0.24))
+        f = font(int(s * 0.19))
         cx, cy, rad = w / 2, h / 2, w * 0.42
         for i, name in enumerate(SECTORS):
             mid = math.radians(-90 + 60 * i + 30)
