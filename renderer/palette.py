@@ -3,6 +3,7 @@
 FIELD = (110, 160, 60)  # darker than cities: apart by lightness too (ΔE >= 20 in every simulation)
 ROAD = (241, 230, 200)
 ROAD_EDGE = (107, 91, 62)
+FIELD_ALT = (130, 180, 70)  # the other side of a road or river
 CITY = (220, 195, 160)
 WALL = (122, 90, 46)
 PENNANT = (47, 93, 168)

@@ -246,6 +246,15 @@ def _draw_tile(tile: TileType, s: int) -> Image.Image:
                 jx, jy = (mx + s / 2) / 2 * 0.5 + mx * 0.5, (my + s / 2) / 2 * 0.5 + my * 0.5
                 px, py = (mx * 0.25 + s / 2 * 0.75), (my * 0.25 + s / 2 * 0.75)
                 draw.line([(jx, jy), (px, py)], fill=pal.JETTY, width=max(3, s // 10))
+    # Fields a road or river splits are shaded apart: every other field a lighter green.
+    fields = [seg for seg in tile.segments if seg.kind == "field"]
+    for seg in fields[1::2]:
+        for ci, h_ in seg.halves:
+            x, y = _half_point(h_, s, 0.1 * s)
+            seed = (int(x + tile.cells[ci][0] * s), int(y + tile.cells[ci][1] * s))
+            seed = (min(w - 3, max(2, seed[0])), min(h - 3, max(2, seed[1])))
+            if img.getpixel(seed)[:3] == pal.FIELD:
+                ImageDraw.floodfill(img, seed, pal.FIELD_ALT + (255,), thresh=0)
     # A fine grid line between tiles.
     draw.rectangle([0, 0, w - 1, h - 1], outline=(90, 110, 60, 255))
     return img
