@@ -440,7 +440,9 @@ FIXED_PALETTE = _palette_image()
 
 def palettised(img: Image.Image) -> Image.Image:
     """The picture in the fixed palette (nearest colour, no dithering)."""
-    return img.convert("RGB").quantize(palette=FIXED_PALETTE, dither=Image.Dither.NONE)
+    if img.mode != "RGB":
+        img = img.convert("RGB")
+    return img.quantize(palette=FIXED_PALETTE, dither=Image.Dither.NONE)
 
 
 def png_bytes(img: Image.Image, compress_level: int = 1) -> bytes:
