@@ -219,7 +219,7 @@ def draw_area(
     if figures_too:
         draw_figures(img, game, frame)
     if highlight_last and len(placements) > 1:
-        width = max(4, s // 14)
+        width = max(4, s // 10)
         outline_cells(draw, frame, placements[-1].cells, (0, 0, 0), width + 4)
         outline_cells(draw, frame, placements[-1].cells, pal.LAST_PLACED, width, inset=2)
     if legal:

@@ -73,8 +73,9 @@ def test_turn_picture_measured_at_400_px(name, turns):
 
 def test_a_follower_on_the_turn_picture_is_at_least_14_px_at_400():
     game, _ = play(["base.U", "base.B", "base.E"], [tile(1, 0), meeple("road:W")], players=("Ann", "Bob", "Cy"))
-    img = render_turn(game, label_cells(list(game.legal_placements())))
-    frame, _ = turn_frame(game, None)
+    legal = label_cells(list(game.legal_placements()))
+    img = render_turn(game, legal)
+    frame, _ = turn_frame(game, legal)
     area = img.crop((0, 0, *frame.size))  # the legend below has Ann's colour too
     assert ink_rows(area, pal.PLAYERS[0]) * PHONE_WIDTH / img.width >= 14
 
@@ -236,3 +237,18 @@ def test_picture_jobs_take_plain_data_and_key_the_cache_by_the_whole_record():
     assert jobs.game_of(renamed).players[0] == "Player7"
     assert jobs.game_of(record).players[0] == "Player0"
     assert jobs.game_of(record) is jobs.game_of(dict(record))
+
+
+def test_the_last_placed_tile_is_framed_thick_on_the_turn_picture():
+    game = game_at_tile_step(SETS["base"], seed=5, players=3, turns=20)
+    legal = label_cells(list(game.legal_placements()))
+    img = render_turn(game, legal)
+    frame, _ = turn_frame(game, legal)
+    (x, y) = game.board.placements[-1].cells[0]
+    ox, oy = frame.origin(x, y)
+    s = frame.cell
+    ring = img.crop((ox, oy, ox + s, oy + s)).convert("RGB")
+    yellow = sum(n for n, c in ring.getcolors(1 << 16) if c == pal.LAST_PLACED)
+    # A yellow band at least 3 px wide at 400 px all round the tile.
+    band = 3 * img.width / PHONE_WIDTH
+    assert yellow >= 4 * (s - 2 * band) * band
