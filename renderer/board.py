@@ -242,26 +242,26 @@ def draw_area(
     draw.rectangle([0, 0, m - 1, h], fill=pal.MARGIN_BG)
     draw.rectangle([w - far, 0, w, h], fill=pal.MARGIN_BG)
     draw.rectangle([0, h - far, w, h], fill=pal.MARGIN_BG)
-    _coordinates(draw, frame, both_sides)
+    _coordinates(img, frame, both_sides)
     return img
 
 
-def _coordinates(draw: ImageDraw.ImageDraw, frame: Frame, both_sides: bool) -> None:
+def _coordinates(img: Image.Image, frame: Frame, both_sides: bool) -> None:
     s, m = frame.cell, frame.margin
-    f = font(frame.text or max(12, min(m - 4, s // 3)))
+    size = frame.text or max(12, min(m - 4, s // 3))
     w, h = frame.size
     for i in range(frame.cols):
         x = m + i * s + s / 2
         label = str(frame.min_x + i)
-        draw.text((x, m / 2), label, fill=pal.MARGIN_TEXT, font=f, anchor="mm")
+        put_text(img, x, m / 2, label, size, anchor="mm")
         if both_sides:
-            draw.text((x, h - m / 2), label, fill=pal.MARGIN_TEXT, font=f, anchor="mm")
+            put_text(img, x, h - m / 2, label, size, anchor="mm")
     for j in range(frame.rows):
         y = m + j * s + s / 2
         label = str(frame.min_y + j)
-        draw.text((m / 2, y), label, fill=pal.MARGIN_TEXT, font=f, anchor="mm")
+        put_text(img, m / 2, y, label, size, anchor="mm")
         if both_sides:
-            draw.text((w - m / 2, y), label, fill=pal.MARGIN_TEXT, font=f, anchor="mm")
+            put_text(img, w - m / 2, y, label, size, anchor="mm")
 
 
 def legend_lines(game: Game) -> list[tuple[int, str, bool]]:
@@ -271,23 +271,25 @@ def legend_lines(game: Game) -> list[tuple[int, str, bool]]:
 
 
 @functools.lru_cache(maxsize=2048)
-def text_stamp(text: str, size: int) -> tuple[Image.Image, int, int]:
-    """(mask, dx, dy): ``text`` rendered once, to paste with its left-middle point at (x, y) + (dx, dy).
+def text_stamp(text: str, size: int, anchor: str = "lm") -> tuple[Image.Image, int, int]:
+    """(mask, dx, dy): ``text`` rendered once, to paste with its ``anchor`` point at (x, y) + (dx, dy).
 
-    Legends repeat the same names and numbers on every frame of a replay: rendering
-    them once and pasting is several times faster than drawing text anew.
+    Coordinates and legends repeat the same names and numbers on every picture and
+    every frame of a replay: rendering them once and pasting is several times faster.
     """
     f = font(size)
-    left, top, right, bottom = f.getbbox(text, anchor="lm")
+    left, top, right, bottom = f.getbbox(text, anchor=anchor)
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=f, anchor="lm")
+    ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=f, anchor=anchor)
     return mask, left, top
 
 
-def put_text(img: Image.Image, x: float, y: float, text: str, size: int, colour=pal.MARGIN_TEXT) -> int:
-    """Paste ``text`` with its left-middle at (x, y); returns its width."""
-    mask, dx, dy = text_stamp(text, size)
-    img.paste(colour, (round(x) + dx, round(y) + dy), mask)
+def put_text(
+    img: Image.Image, x: float, y: float, text: str, size: int, colour=pal.MARGIN_TEXT, anchor: str = "lm"
+) -> int:
+    """Draw ``text`` with its ``anchor`` point at (x, y); returns its width from x."""
+    mask, dx, dy = text_stamp(text, size, anchor)
+    ImageDraw.Draw(img).bitmap((round(x) + dx, round(y) + dy), mask, fill=colour)
     return mask.width + dx
 
 
