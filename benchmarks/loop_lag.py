@@ -21,8 +21,9 @@ from pathlib import Path
 
 from benchmarks.table import print_grid
 from renderer.board import label_cells
+from renderer.jobs import turn_png
 from service import GameService, LobbyOptions, PlayResult
-from service.workers import Workers, turn_png
+from service.workers import Workers
 from storage import Store, open_database
 
 

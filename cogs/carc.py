@@ -23,8 +23,8 @@ from cogs import present
 from cogs.components import PanelState, guild_of, lobby_view, say, show_panel, turn_view
 from engine.catalog import SET_TILES
 from renderer.board import label_cells
+from renderer.jobs import board_png, final_png, replay_gif, turn_png
 from service import LobbyOptions, PlayResult, ServiceError, TurnView
-from service.workers import board_png, final_png, replay_gif, turn_png
 
 log = logging.getLogger(__name__)
 

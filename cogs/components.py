@@ -26,8 +26,8 @@ from engine.expansions.castles import CASTLE_IDS
 from engine.moves import Question
 from engine.words import tile_name
 from renderer.board import label_cells
+from renderer.jobs import preview_png, turn_png
 from service import AlreadyPlayed, Ask, PlayResult, ServiceError, TurnView
-from service.workers import preview_png, turn_png
 
 if TYPE_CHECKING:
     from service import GameService

@@ -15,6 +15,7 @@ from datetime import datetime
 import discord
 
 from engine.words import tile_name
+from renderer.palette import PLAYER_NAMES
 from service import TurnView
 from storage.store import GameRow
 
@@ -28,8 +29,9 @@ SET_NAMES = {
     "toll": "The Tollkeepers",
 }
 # In seat order, as the pictures draw them (renderer.palette.PLAYERS).
-COLOUR_NAMES = ("red", "blue", "yellow", "green", "black", "pink")
-COLOUR_SQUARES = ("🟥", "🟦", "🟨", "🟩", "⬛", "🟪")
+COLOUR_NAMES = tuple(PLAYER_NAMES)
+COLOUR_SQUARES = tuple({"red": "🟥", "blue": "🟦", "yellow": "🟨", "green": "🟩", "black": "⬛", "white": "⬜"}
+                       .get(name, "●") for name in PLAYER_NAMES)  # fmt: skip
 MAX_MESSAGE = 2000
 NO_PINGS = discord.AllowedMentions.none()
 

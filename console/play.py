@@ -20,8 +20,8 @@ from pathlib import Path
 from engine.moves import Question
 from engine.words import tile_name
 from renderer.board import label_cells
+from renderer.jobs import board_png, preview_png, turn_png
 from service import Ask, GameService, LobbyOptions, PlayResult, ServiceError, TurnView
-from service.workers import board_png, preview_png, turn_png
 from storage import Store, open_database
 
 HELP = __doc__.split("\n\n", 1)[1] if __doc__ else ""

@@ -1,9 +1,10 @@
 """Colours and sizes of the board pictures, in one place (../shared/docs/ART.md)."""
 
-FIELD = (141, 191, 90)
+FIELD = (110, 160, 60)  # darker than cities: apart by lightness too (ΔE >= 20 in every simulation)
 ROAD = (241, 230, 200)
 ROAD_EDGE = (107, 91, 62)
-CITY = (201, 164, 105)
+FIELD_ALT = (130, 180, 70)  # the other side of a road or river
+CITY = (220, 195, 160)
 WALL = (122, 90, 46)
 PENNANT = (47, 93, 168)
 CLOISTER_ROOF = (176, 58, 46)
@@ -25,15 +26,20 @@ VILLAGE = (214, 196, 160)
 VILLAGE_ROOF = (150, 70, 50)
 VOLCANO = (110, 60, 40)
 
-# Okabe-Ito, colour-blind safe; always drawn with an outline.
+# Chosen so that any two stay >= 25 ΔE apart under normal vision and simulated
+# deuteranopia, protanopia and tritanopia (tests/test_pictures.py); each also has a
+# shape of its own (legend, followers) as a second cue.
 PLAYERS = [
-    (213, 94, 0),  # red
-    (0, 114, 178),  # blue
-    (240, 228, 66),  # yellow
-    (0, 158, 115),  # green
+    (221, 51, 17),  # red
+    (85, 17, 204),  # blue
+    (238, 204, 17),  # yellow
+    (85, 170, 119),  # green
     (26, 26, 26),  # black
-    (204, 121, 167),  # pink
+    (245, 245, 245),  # white
 ]
+PLAYER_NAMES = ["red", "blue", "yellow", "green", "black", "white"]
+SHAPES = ["circle", "square", "triangle", "diamond", "cross", "star"]
+TURN_MARK = (255, 212, 0)
 
 
 def outline_for(colour: tuple[int, int, int]) -> tuple[int, int, int]:

@@ -19,15 +19,20 @@ from renderer.tile_art import font, spots, tile_image
 PREVIEW_CELL = 96
 
 
-def spot_targets(game: Game, placement: dict) -> list[tuple[int, dict]]:
-    """(segment index, meeple move) for each follower spot after a placement, in panel order."""
+def spot_targets(game: Game, placement: dict) -> list[tuple[int | None, dict]]:
+    """(segment index, meeple move) for each figure move after a placement, in panel order.
+
+    The spot number of a move is its 1-based position in this list. Moves that are
+    not on the tile (crown spaces of the wheel) have no segment: None.
+    """
     tile = _tile_of(game, placement)
     x, y, rot = placement["x"], placement["y"], placement["rot"]
     rt = tile.rotations[rot // 90]
-    out = []
+    out: list[tuple[int | None, dict]] = []
     for move in game.figure_moves_after(placement):
-        if move["at"].startswith("crown:"):
-            continue  # on the wheel, not on the tile: numbered after the tile's spots, not drawn
+        if move.get("type") != "meeple" or str(move.get("at", "")).startswith("crown:"):
+            out.append((None, move))
+            continue
         ci = 0
         if "x" in move:
             ci = rt.offsets.index((move["x"] - x, move["y"] - y))
@@ -58,14 +63,49 @@ def render_preview(game: Game, x: int, y: int, cell: int = PREVIEW_CELL, castle:
     """The drawn tile (or a castle) at (x, y) in every legal rotation, side by side."""
     panels = [_candidate(game, move, cell) for move in placements_at(game, x, y, castle)]
     pad = cell // 6
-    w = sum(p.width for p in panels) + pad * (len(panels) + 1)
-    h = max(p.height for p in panels) + pad * 2
-    img = Image.new("RGB", (w, h), pal.MARGIN_BG)
-    left = pad
-    for panel in panels:
-        img.paste(panel, (left, pad))
-        left += panel.width + pad
+    # Two per row at most: a phone shows the picture ~400 px wide.
+    per_row = 1 if len(panels) == 1 else 2
+    rows = [panels[i : i + per_row] for i in range(0, len(panels), per_row)]
+    w = max(sum(p.width for p in row) + pad * (len(row) + 1) for row in rows)
+    heights = [max(p.height for p in row) for row in rows]
+    img = Image.new("RGB", (w, sum(heights) + pad * (len(rows) + 1)), pal.MARGIN_BG)
+    top = pad
+    for row, height in zip(rows, heights, strict=True):
+        left = pad
+        for panel in row:
+            img.paste(panel, (left, top))
+            left += panel.width + pad
+        top += height + pad
     return img
+
+
+def spread(points: list[tuple[float, float]], gap: float, box: tuple[float, float, float, float]):
+    """Move circles of diameter ``gap`` apart until none overlaps, staying inside ``box``."""
+    pts = [list(p) for p in points]
+    x0, y0, x1, y1 = box
+    for _ in range(60):
+        moved = False
+        for i in range(len(pts)):
+            for j in range(i + 1, len(pts)):
+                dx, dy = pts[j][0] - pts[i][0], pts[j][1] - pts[i][1]
+                dist = (dx * dx + dy * dy) ** 0.5
+                if dist >= gap:
+                    continue
+                moved = True
+                if dist < 1e-6:
+                    dx, dy, dist = (1.0, 0.3 * (j - i), (1 + 0.09 * (j - i) ** 2) ** 0.5)
+                push = (gap - dist) / 2 + 0.5
+                ux, uy = dx / dist, dy / dist
+                pts[i][0] -= ux * push
+                pts[i][1] -= uy * push
+                pts[j][0] += ux * push
+                pts[j][1] += uy * push
+        for p in pts:
+            p[0] = min(x1, max(x0, p[0]))
+            p[1] = min(y1, max(y0, p[1]))
+        if not moved:
+            break
+    return [(p[0], p[1]) for p in pts]
 
 
 def _candidate(game: Game, placement: dict, s: int) -> Image.Image:
@@ -102,14 +142,35 @@ def _candidate(game: Game, placement: dict, s: int) -> Image.Image:
     art = tile_image(tile, rot, s)
     img.paste(art, (ox, oy), art)
     draw.rectangle([ox, oy, ox + art.width - 1, oy + art.height - 1], outline=pal.LAST_PLACED, width=max(3, s // 24))
-    where = spots(tile, rot, s)
-    f = font(max(10, s // 6))
-    r = max(8, s // 9)
-    for number, (seg_index, _move) in enumerate(spot_targets(game, placement), start=1):
-        sx, sy = where[seg_index]
-        draw.ellipse(
-            [ox + sx - r, oy + sy - r, ox + sx + r, oy + sy + r], fill=(255, 255, 255), outline=(0, 0, 0), width=2
-        )
-        draw.text((ox + sx, oy + sy), str(number), fill=(0, 0, 0), font=f, anchor="mm")
+    f = font(number_font(s))
+    r = number_radius(s)
+    for number, (cx, cy), _ in number_positions(game, placement, s, ox, oy):
+        draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=(255, 255, 255), outline=(0, 0, 0), width=2)
+        draw.text((cx, cy), str(number), fill=(0, 0, 0), font=f, anchor="mm")
     draw.text((img.width / 2, rows * s + label_h / 2), f"rotation {rot}°", fill=pal.MARGIN_TEXT, font=f, anchor="mm")
     return img
+
+
+def number_radius(s: int) -> int:
+    return max(11, s // 7)
+
+
+def number_font(s: int) -> int:
+    return max(14, s // 4)
+
+
+def number_positions(
+    game: Game, placement: dict, s: int, ox: float = 0, oy: float = 0
+) -> list[tuple[int, tuple[float, float], tuple[float, float]]]:
+    """(spot number, where its circle is drawn, the spot itself) for the moves on the tile, kept apart."""
+    tile = _tile_of(game, placement)
+    rot = placement["rot"]
+    where = spots(tile, rot, s)
+    numbered = [
+        (n, where[seg]) for n, (seg, _m) in enumerate(spot_targets(game, placement), start=1) if seg is not None
+    ]
+    art = tile_image(tile, rot, s)
+    r = number_radius(s)
+    box = (ox + r, oy + r, ox + art.width - r, oy + art.height - r)
+    placed = spread([(ox + x, oy + y) for _, (x, y) in numbered], 2 * r + 3, box)
+    return [(n, c, (ox + x, oy + y)) for (n, (x, y)), c in zip(numbered, placed, strict=True)]

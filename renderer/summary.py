@@ -10,8 +10,8 @@ from PIL import Image, ImageDraw
 from engine import Game
 from engine.record import new_game
 from renderer import palette as pal
-from renderer.board import frame_for, render_board
-from renderer.tile_art import font
+from renderer.board import draw_area, draw_figures, frame_for, outline_cells, palettised, render_board, with_legend
+from renderer.tile_art import font, tile_image
 
 REPLAY_SIDE = 720  # the animation's long side, in pixels
 REPLAY_FRAME_MS = 350
@@ -19,7 +19,7 @@ REPLAY_FRAME_MS = 350
 
 def render_final(game: Game) -> Image.Image:
     """The final board above a bar chart of the scores, best first."""
-    board = render_board(game, highlight_last=False)
+    board = render_board(game, highlight_last=False, legend=False)  # the chart below is the legend
     ranking = sorted(range(len(game.players)), key=lambda i: (-game.scores[i], i))
     row = max(28, board.width // 30)
     chart = Image.new("RGB", (board.width, row * (len(ranking) + 1)), pal.MARGIN_BG)
@@ -45,24 +45,47 @@ def render_final(game: Game) -> Image.Image:
 
 
 def replay_gif(record: dict[str, Any]) -> bytes:
-    """An animated GIF of the game, one frame per placed tile (figures as they stood)."""
+    """An animated GIF of the game, one frame per turn.
+
+    Every frame shows the turn number, each player's colour, name and running
+    score, and the figures as they stood at the end of that turn (a follower
+    appears with its tile). Tiles are pasted once onto a growing canvas and every
+    frame is put in the fixed palette as soon as it is drawn, so the animation is
+    fast and light on memory.
+    """
     final = _replayed(record)
     cells = [c for p in final.board.placements for c in p.cells]
     span = max(max(x for x, _ in cells) - min(x for x, _ in cells), max(y for _, y in cells) - min(y for _, y in cells))
     frame = frame_for(cells, cell=max(12, REPLAY_SIDE // (span + 3)))
+    text = max(14, REPLAY_SIDE // 36)
     game = new_game(record)
-    frames = [render_board(game, frame=frame)]
+    canvas = draw_area(game, frame, None, [], False, figures_too=False, both_sides=True)
+    pasted = 0
+    frames = []
+
+    def snapshot() -> None:
+        nonlocal pasted
+        for p in game.board.placements[pasted:]:
+            art = tile_image(p.tile, p.rot, frame.cell)
+            canvas.paste(art, frame.origin(min(c[0] for c in p.cells), min(c[1] for c in p.cells)), art)
+        pasted = len(game.board.placements)
+        img = canvas.copy()
+        draw = ImageDraw.Draw(img)
+        draw_figures(img, game, frame)
+        if pasted > 1:
+            outline_cells(draw, frame, game.board.placements[-1].cells, pal.LAST_PLACED, max(2, frame.cell // 12))
+        frames.append(palettised(with_legend(img, game, text)))
+
+    snapshot()
     for move in record.get("moves", []):
+        turn = game.turn
         game.apply(move)
-        if move.get("type") in ("tile", "castle"):
-            frames.append(render_board(game, frame=frame))
-    palette_frames = [
-        f.quantize(colors=128, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE) for f in frames
-    ]
+        if game.turn != turn or game.finished:
+            snapshot()
     out = io.BytesIO()
     durations = [REPLAY_FRAME_MS] * (len(frames) - 1) + [3000]
-    palette_frames[0].save(
-        out, format="GIF", save_all=True, append_images=palette_frames[1:], duration=durations, loop=0, optimize=False
+    frames[0].save(
+        out, format="GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0, optimize=False
     )
     return out.getvalue()
 

@@ -191,15 +191,11 @@ def _draw_tile(tile: TileType, s: int) -> Image.Image:
         draw.ellipse(
             [cx - rad, cy - rad, cx + rad, cy + rad], fill=pal.PARCHMENT, outline=pal.WALL, width=max(2, s // 24)
         )
-        f = font(int(s * 0.22))
-        for i, name in enumerate(SECTORS):
+        for i in range(len(SECTORS)):
             a0 = -90 + 60 * i
             draw.pieslice(
                 [cx - rad, cy - rad, cx + rad, cy + rad], a0, a0 + 60, outline=pal.WALL, width=max(1, s // 32)
             )
-            mid = math.radians(a0 + 30)
-            tx, ty = cx + math.cos(mid) * rad * 0.62, cy + math.sin(mid) * rad * 0.62
-            draw.text((tx, ty), name.capitalize(), fill=pal.MARGIN_TEXT, font=f, anchor="mm")
             for px, py in crown_points(i, w, h):
                 draw.ellipse(
                     [px - s * 0.12, py - s * 0.12, px + s * 0.12, py + s * 0.12], fill=pal.CROWN, outline=pal.WALL
@@ -240,9 +236,6 @@ def _draw_tile(tile: TileType, s: int) -> Image.Image:
     if extra in ("lake", "volcano"):
         r = s * 0.3
         draw.ellipse([s / 2 - r, s / 2 - r, s / 2 + r, s / 2 + r], fill=pal.LAKE)
-        if extra == "volcano":
-            draw.polygon([(s * 0.38, s * 0.6), (s * 0.62, s * 0.6), (s * 0.5, s * 0.36)], fill=pal.VOLCANO)
-            draw.polygon([(s * 0.46, s * 0.42), (s * 0.54, s * 0.42), (s * 0.5, s * 0.36)], fill=(230, 80, 30))
     if tile.lake:
         r = s * 0.27
         draw.ellipse([s / 2 - r, s / 2 - r, s / 2 + r, s / 2 + r], fill=pal.LAKE)
@@ -253,67 +246,15 @@ def _draw_tile(tile: TileType, s: int) -> Image.Image:
                 jx, jy = (mx + s / 2) / 2 * 0.5 + mx * 0.5, (my + s / 2) / 2 * 0.5 + my * 0.5
                 px, py = (mx * 0.25 + s / 2 * 0.75), (my * 0.25 + s / 2 * 0.75)
                 draw.line([(jx, jy), (px, py)], fill=pal.JETTY, width=max(3, s // 10))
-    if extra == "inn":
-        _house(draw, s * 0.72, s * 0.3, s * 0.1, (200, 160, 60))
-
-    for seg in tile.segments:
-        if seg.kind == "cloister":
-            cx, cy = s / 2, s / 2
-            if river_stubs:
-                cy = s * 0.26
-            r = s * 0.16
-            draw.rectangle([cx - r, cy - r * 0.6, cx + r, cy + r], fill=pal.CLOISTER_WALL, outline=(60, 40, 30))
-            draw.polygon(
-                [(cx - r * 1.2, cy - r * 0.6), (cx + r * 1.2, cy - r * 0.6), (cx, cy - r * 1.5)], fill=pal.CLOISTER_ROOF
-            )
-            draw.rectangle([cx - r * 0.2, cy + r * 0.3, cx + r * 0.2, cy + r], fill=(60, 40, 30))
-        if seg.kind == "castle":
-            cx, cy = w / 2, h / 2
-            bw, bh = s * 0.55, s * 0.32
-            draw.rectangle(
-                [cx - bw, cy - bh, cx + bw, cy + bh], fill=pal.CASTLE, outline=pal.CASTLE_EDGE, width=max(2, s // 32)
-            )
-            step = bw / 4
-            for k in range(8):
-                if k % 2 == 0:
-                    bx = cx - bw + k * step
-                    draw.rectangle(
-                        [bx, cy - bh - step * 0.6, bx + step, cy - bh], fill=pal.CASTLE, outline=pal.CASTLE_EDGE
-                    )
-            draw.rectangle([cx - s * 0.08, cy, cx + s * 0.08, cy + bh], fill=pal.CASTLE_EDGE)
-        if seg.kind == "city" and seg.pennants:
-            px, py = segment_spot(tile, seg, s)
-            px, py = px + s * 0.14, py - s * 0.1
-            r = s * 0.08
-            draw.polygon(
-                [
-                    (px - r, py - r),
-                    (px + r, py - r),
-                    (px + r, py + r * 0.3),
-                    (px, py + r * 1.2),
-                    (px - r, py + r * 0.3),
-                ],
-                fill=pal.PENNANT,
-                outline=(255, 255, 255),
-            )
-            draw.line([(px, py - r * 0.8), (px, py + r * 0.8)], fill=(255, 255, 255), width=max(1, s // 48))
-            draw.line(
-                [(px - r * 0.7, py - r * 0.1), (px + r * 0.7, py - r * 0.1)],
-                fill=(255, 255, 255),
-                width=max(1, s // 48),
-            )
-        for name in seg.decorations:
-            x, y = _beside_road(tile, seg, s)
-            _draw_icon(draw, name, x, y, s)
-    for k, name in enumerate(tile.loose_decorations):
-        _draw_icon(draw, name, s * (0.2 + 0.15 * k), s * 0.8, s)
-    if tile.village:
-        _house(draw, s / 2, s / 2, s * 0.11, pal.VILLAGE)
-    if tile.wheel_icon:
-        r = s * 0.13
-        x, y = s - r * 1.3, r * 1.3
-        draw.ellipse([x - r, y - r, x + r, y + r], fill=pal.PARCHMENT, outline=pal.WALL, width=max(1, s // 48))
-        draw.text((x, y), str(tile.wheel_icon), fill=pal.MARGIN_TEXT, font=font(int(r * 1.5)), anchor="mm")
+    # Fields a road or river splits are shaded apart: every other field a lighter green.
+    fields = [seg for seg in tile.segments if seg.kind == "field"]
+    for seg in fields[1::2]:
+        for ci, h_ in seg.halves:
+            x, y = _half_point(h_, s, 0.1 * s)
+            seed = (int(x + tile.cells[ci][0] * s), int(y + tile.cells[ci][1] * s))
+            seed = (min(w - 3, max(2, seed[0])), min(h - 3, max(2, seed[1])))
+            if img.getpixel(seed)[:3] == pal.FIELD:
+                ImageDraw.floodfill(img, seed, pal.FIELD_ALT + (255,), thresh=0)
     # A fine grid line between tiles.
     draw.rectangle([0, 0, w - 1, h - 1], outline=(90, 110, 60, 255))
     return img
@@ -369,14 +310,26 @@ def _beside_road(tile: TileType, seg: Segment, s: float) -> Point:
     return x + px * s * 0.17 + tile.cells[ci][0] * s, y + py * s * 0.17 + tile.cells[ci][1] * s
 
 
+@functools.lru_cache(maxsize=512)
+def _terrain(tile: TileType, size: int) -> Image.Image:
+    return _draw_tile(tile, size)
+
+
 @functools.lru_cache(maxsize=2048)
 def tile_image(tile: TileType, rot: int, size: int) -> Image.Image:
-    """The tile's picture at a rotation, ``size`` pixels per cell. Cached."""
-    if rot == 0:
-        return _draw_tile(tile, size)
-    base = tile_image(tile, 0, size)
-    turn = {90: Image.Transpose.ROTATE_270, 180: Image.Transpose.ROTATE_180, 270: Image.Transpose.ROTATE_90}[rot]
-    return base.transpose(turn)
+    """The tile's picture at a rotation, ``size`` pixels per cell. Cached.
+
+    The terrain is drawn once and turned; symbols and digits are drawn after the
+    turn, so they always stand upright.
+    """
+    img = _terrain(tile, size)
+    if rot:
+        turn = {90: Image.Transpose.ROTATE_270, 180: Image.Transpose.ROTATE_180, 270: Image.Transpose.ROTATE_90}[rot]
+        img = img.transpose(turn)
+    else:
+        img = img.copy()
+    _draw_upright(ImageDraw.Draw(img), tile, rot, size)
+    return img
 
 
 def rotate_point(p: Point, w: float, h: float, rot: int) -> Point:
@@ -387,6 +340,7 @@ def rotate_point(p: Point, w: float, h: float, rot: int) -> Point:
     return x, y
 
 
+@functools.lru_cache(maxsize=4096)
 def spots(tile: TileType, rot: int, size: int) -> list[Point]:
     """Per segment, where its figure stands, in the rotated tile image's pixels."""
     xs = [c[0] for c in tile.cells]
@@ -394,3 +348,105 @@ def spots(tile: TileType, rot: int, size: int) -> list[Point]:
     w, h = (max(xs) + 1) * size, (max(ys) + 1) * size
     return [rotate_point(segment_spot(tile, seg, size), w, h, rot) for seg in tile.segments]
 
+
+def _draw_upright(draw: ImageDraw.ImageDraw, tile: TileType, rot: int, s: int) -> None:
+    """Symbols, houses and digits, drawn on the already rotated image so that they stand upright."""
+    xs = [c[0] for c in tile.cells]
+    ys = [c[1] for c in tile.cells]
+    w, h = (max(xs) + 1) * s, (max(ys) + 1) * s
+
+    def at(x: float, y: float) -> Point:
+        return rotate_point((x, y), w, h, rot)
+
+    extra = EXTRAS.get(tile.id)
+    river_stubs = [seg for seg in tile.segments if seg.kind == "river"]
+    if tile.id == "wheel.start":
+        f = font(int(s * 0.19))
+        cx, cy, rad = w / 2, h / 2, w * 0.42
+        for i, name in enumerate(SECTORS):
+            mid = math.radians(-90 + 60 * i + 30)
+            tx, ty = at(cx + math.cos(mid) * rad * 0.6, cy + math.sin(mid) * rad * 0.6)
+            draw.text(
+                (tx, ty),
+                name.capitalize(),
+                fill=pal.MARGIN_TEXT,
+                font=f,
+                anchor="mm",
+                stroke_width=max(1, s // 40),
+                stroke_fill=pal.PARCHMENT,
+            )
+    if extra == "volcano":
+        vx, vy = at(s * 0.5, s * 0.5)
+        draw.polygon(
+            [(vx - s * 0.12, vy + s * 0.1), (vx + s * 0.12, vy + s * 0.1), (vx, vy - s * 0.14)], fill=pal.VOLCANO
+        )
+        draw.polygon(
+            [(vx - s * 0.04, vy - s * 0.08), (vx + s * 0.04, vy - s * 0.08), (vx, vy - s * 0.14)], fill=(230, 80, 30)
+        )
+    if extra == "inn":
+        _house(draw, *at(s * 0.72, s * 0.3), s * 0.1, (200, 160, 60))
+    for seg in tile.segments:
+        if seg.kind == "cloister":
+            cx, cy = at(s / 2, s * 0.26 if river_stubs else s / 2)
+            r = s * 0.16
+            draw.rectangle([cx - r, cy - r * 0.6, cx + r, cy + r], fill=pal.CLOISTER_WALL, outline=(60, 40, 30))
+            draw.polygon(
+                [(cx - r * 1.2, cy - r * 0.6), (cx + r * 1.2, cy - r * 0.6), (cx, cy - r * 1.5)], fill=pal.CLOISTER_ROOF
+            )
+            draw.rectangle([cx - r * 0.2, cy + r * 0.3, cx + r * 0.2, cy + r], fill=(60, 40, 30))
+        if seg.kind == "castle":
+            cx, cy = at(w / 2, h / 2)
+            bw = s * (0.55 if rot in (0, 180) else 0.4)
+            bh = s * 0.32
+            draw.rectangle(
+                [cx - bw, cy - bh, cx + bw, cy + bh], fill=pal.CASTLE, outline=pal.CASTLE_EDGE, width=max(2, s // 32)
+            )
+            step = bw / 4
+            for k in range(8):
+                if k % 2 == 0:
+                    bx = cx - bw + k * step
+                    draw.rectangle(
+                        [bx, cy - bh - step * 0.6, bx + step, cy - bh], fill=pal.CASTLE, outline=pal.CASTLE_EDGE
+                    )
+            draw.rectangle([cx - s * 0.08, cy, cx + s * 0.08, cy + bh], fill=pal.CASTLE_EDGE)
+        if seg.kind == "city" and seg.pennants:
+            sx, sy = segment_spot(tile, seg, s)
+            px, py = at(sx, sy)
+            px, py = px + s * 0.16, py - s * 0.12
+            r = s * 0.1
+            draw.polygon(
+                [
+                    (px - r, py - r),
+                    (px + r, py - r),
+                    (px + r, py + r * 0.3),
+                    (px, py + r * 1.2),
+                    (px - r, py + r * 0.3),
+                ],
+                fill=pal.PENNANT,
+                outline=(255, 255, 255),
+                width=max(1, s // 48),
+            )
+            draw.line([(px, py - r * 0.8), (px, py + r * 0.8)], fill=(255, 255, 255), width=max(1, s // 40))
+            draw.line(
+                [(px - r * 0.7, py - r * 0.1), (px + r * 0.7, py - r * 0.1)],
+                fill=(255, 255, 255),
+                width=max(1, s // 40),
+            )
+        for name in seg.decorations:
+            _draw_icon(draw, name, *at(*_beside_road(tile, seg, s)), s)
+    for k, name in enumerate(tile.loose_decorations):
+        _draw_icon(draw, name, *at(s * (0.2 + 0.15 * k), s * 0.8), s)
+    if tile.village:
+        _house(draw, *at(s / 2, s / 2), s * 0.11, pal.VILLAGE)
+    if tile.wheel_icon:
+        r = s * 0.15
+        x, y = wheel_icon_centre(tile, rot, s)
+        draw.ellipse([x - r, y - r, x + r, y + r], fill=pal.PARCHMENT, outline=pal.WALL, width=max(1, s // 40))
+        draw.text((x, y), str(tile.wheel_icon), fill=pal.MARGIN_TEXT, font=font(int(r * 1.6)), anchor="mm")
+
+
+def wheel_icon_centre(tile: TileType, rot: int, s: int) -> Point:
+    """Where the wheel icon of a tile sits in its rotated image (for tests and overlays)."""
+    r = s * 0.15
+    x, y = rotate_point((s - r * 1.2, r * 1.2), s, s, rot)
+    return round(x), round(y)  # whole pixels: the icon rasterises the same in every rotation

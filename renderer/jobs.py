@@ -1,0 +1,86 @@
+"""Picture jobs for a process pool: plain data in, encoded bytes out.
+
+Every function is top level and takes only a game record (RECORD.md) and plain
+values, so it pickles; the game is rebuilt from the record in the worker. The
+last few rebuilt games are kept per process, keyed by a hash of the whole record
+(two different records never share an entry).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import OrderedDict
+from typing import Any
+
+from engine import Game
+from engine.record import load
+from renderer.board import png_bytes, render_board, render_turn
+from renderer.preview import render_preview
+from renderer.summary import render_final
+from renderer.summary import replay_gif as _replay_gif
+
+CACHE_SIZE = 4
+_games: OrderedDict[str, Game] = OrderedDict()
+
+
+def record_key(record: dict[str, Any]) -> str:
+    """A hash of the whole record (setup and every move)."""
+    text = json.dumps(record, sort_keys=True, separators=(",", ":"))
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+
+
+def game_of(record: dict[str, Any]) -> Game:
+    """The game a record leads to, from the per-process cache or replayed.
+
+    The cached game is shared: callers only read it (pictures never change a game).
+    """
+    key = record_key(record)
+    game = _games.get(key)
+    if game is None:
+        game, _events, error = load(record)
+        if error is not None:
+            raise ValueError(f"move {error[0]} of the record is illegal: {error[1]}")
+        _games[key] = game
+        while len(_games) > CACHE_SIZE:
+            _games.popitem(last=False)
+    else:
+        _games.move_to_end(key)
+    return game
+
+
+def _cells(legal: dict[str, str] | None) -> dict[tuple[int, int], str] | None:
+    if not legal:
+        return None
+    out = {}
+    for key, label in legal.items():
+        x, y = key.split(",")
+        out[(int(x), int(y))] = label
+    return out
+
+
+def turn_png(record: dict[str, Any], legal: dict[str, str] | None) -> bytes:
+    """The turn picture (``render_turn``); ``legal`` maps "x,y" to a cell label."""
+    return png_bytes(render_turn(game_of(record), _cells(legal)))
+
+
+def board_png(record: dict[str, Any], region: Any = None) -> bytes:
+    """The full board, or a region: "nw"/"ne"/"sw"/"se", [x, y] or [x, y, radius]."""
+    if isinstance(region, list):
+        region = tuple(region)
+    return png_bytes(render_board(game_of(record), region=region))
+
+
+def preview_png(record: dict[str, Any], x: int, y: int, castle: str | None = None) -> bytes:
+    """The drawn tile (or a castle of the player's hand) at (x, y) in each legal rotation."""
+    return png_bytes(render_preview(game_of(record), x, y, castle=castle))
+
+
+def final_png(record: dict[str, Any]) -> bytes:
+    """The final board with the score chart."""
+    return png_bytes(render_final(game_of(record)))
+
+
+def replay_gif(record: dict[str, Any]) -> bytes:
+    """The animated replay of the game."""
+    return _replay_gif(record)

@@ -1,0 +1,254 @@
+"""Pictures a phone can read: measured sizes at 400 px wide, the legend, colour-blind
+distances, upright symbols, previews, the replay GIF and the picture jobs."""
+
+import io
+import itertools
+import json
+
+import pytest
+from PIL import Image, ImageDraw
+
+from engine import Game
+from engine.ai import GreedyPlayer
+from engine.catalog import TILE_TYPES
+from renderer import jobs
+from renderer import palette as pal
+from renderer.board import (
+    PHONE_WIDTH,
+    label_cells,
+    png_bytes,
+    region_cells,
+    render_board,
+    render_turn,
+    turn_frame,
+)
+from renderer.colour_vision import VISIONS, delta_e, simulate, worst_delta_e
+from renderer.preview import number_positions, number_radius, placements_at, render_preview
+from renderer.summary import replay_gif
+from renderer.tile_art import font, tile_image, wheel_icon_centre
+from tests.helpers import meeple, play, tile
+
+SETS = {
+    "base": ["base"],
+    "rivers": ["base", "river1", "river2", "castles", "ferries", "toll"],
+    "wheel": ["base", "wheel", "castles", "ferries", "toll"],
+}
+
+
+def game_at_tile_step(sets: list[str], seed: int, players: int, turns: int) -> Game:
+    """A seeded greedy game played ``turns`` turns, stopped where a tile must be placed."""
+    game = Game([f"Player{i}" for i in range(players)], sets, seed=seed)
+    ais = [GreedyPlayer(seed + i) for i in range(players)]
+    while not game.finished and (game.turn < turns or game.step != "tile"):
+        game.apply(ais[game.actor].choose(game))
+    return game
+
+
+def ink_rows(img: Image.Image, colour: tuple[int, int, int]) -> int:
+    """How many pixel rows of ``img`` hold ``colour``."""
+    rgb = img.convert("RGB")
+    return sum(1 for y in range(rgb.height) if any(rgb.getpixel((x, y)) == colour for x in range(rgb.width)))
+
+
+@pytest.mark.parametrize("name", list(SETS))
+@pytest.mark.parametrize("turns", [8, 40])
+def test_turn_picture_measured_at_400_px(name, turns):
+    game = game_at_tile_step(SETS[name], seed=5, players=4, turns=turns)
+    legal = label_cells(list(game.legal_placements()))
+    img = render_turn(game, legal)
+    frame, _left_out = turn_frame(game, legal)
+    scale = PHONE_WIDTH / img.width
+    assert frame.cell * scale >= 40  # a tile at 400 px wide
+    # A cell label, measured: the ink of the first label inside its cell (the dashed border left out).
+    (x, y), label = next((c, v) for c, v in legal.items() if frame.contains(*c))
+    ox, oy = frame.origin(x, y)
+    s = frame.cell
+    inner = img.crop((ox + s // 5, oy + s // 5, ox + s - s // 5, oy + s - s // 5))
+    assert ink_rows(inner, pal.LEGAL) * scale >= 11, label
+    # Coordinates use the same font size: capitals and digits >= 11 px tall at 400 px.
+    left, top, right, bottom = ImageDraw.Draw(img).textbbox((0, 0), "0", font=font(frame.text))
+    assert (bottom - top) * scale >= 11
+    assert len(png_bytes(img)) <= 300 * 1024
+
+
+def test_a_follower_on_the_turn_picture_is_at_least_14_px_at_400():
+    game, _ = play(["base.U", "base.B", "base.E"], [tile(1, 0), meeple("road:W")], players=("Ann", "Bob", "Cy"))
+    legal = label_cells(list(game.legal_placements()))
+    img = render_turn(game, legal)
+    frame, _ = turn_frame(game, legal)
+    area = img.crop((0, 0, *frame.size))  # the legend below has Ann's colour too
+    assert ink_rows(area, pal.PLAYERS[0]) * PHONE_WIDTH / img.width >= 14
+
+
+def test_turn_picture_keeps_the_last_tile_and_counts_the_legal_cells_left_out():
+    game = game_at_tile_step(SETS["base"], seed=5, players=4, turns=40)
+    legal = label_cells(list(game.legal_placements()))
+    frame, left_out = turn_frame(game, legal)
+    assert all(frame.contains(*c) for c in game.board.placements[-1].cells)
+    assert left_out == sum(1 for c in legal if not frame.contains(*c))
+    assert frame.cols <= 7 and frame.rows <= 8
+
+
+@pytest.mark.parametrize("players", [2, 6])
+def test_every_picture_has_a_legend_with_every_player(players):
+    game = game_at_tile_step(SETS["base"], seed=3, players=players, turns=6)
+    for img, area_h in (
+        (render_turn(game), turn_frame(game, None)[0].size[1]),
+        (render_board(game, legend=True), render_board(game, legend=False).height),
+    ):
+        band = img.crop((0, area_h, img.width, img.height)).convert("RGB")
+        colours = {c for _, c in band.getcolors(1 << 20)}
+        for i in range(players):
+            assert pal.PLAYERS[i] in colours, f"player {i}'s swatch is missing"
+        assert pal.TURN_MARK in colours  # whose turn it is
+
+
+def test_legend_text_names_each_player_with_the_score():
+    from renderer.board import legend_lines
+
+    game = game_at_tile_step(SETS["base"], seed=3, players=3, turns=12)
+    lines = legend_lines(game)
+    assert [t for _, t, _ in lines] == [f"{n}  {s}" for n, s in zip(game.players, game.scores, strict=True)]
+    assert [acting for _, _, acting in lines] == [i == game.actor for i in range(3)]
+
+
+def test_player_colours_are_apart_under_three_colour_blindness_simulations():
+    for a, b in itertools.combinations(pal.PLAYERS, 2):
+        assert worst_delta_e(a, b) >= 25, (a, b, [round(delta_e(a, b, v), 1) for v in VISIONS])
+    assert len(set(pal.SHAPES)) == len(pal.PLAYERS)  # a second cue besides the colour
+
+
+def test_fields_and_cities_are_apart_under_the_simulations_as_drawn():
+    art = tile_image(TILE_TYPES["base.E"], 0, 96)  # a city on the north edge, field below
+    city, field = art.getpixel((48, 8))[:3], art.getpixel((48, 80))[:3]
+    assert (city, field) == (pal.CITY, pal.FIELD)
+    assert worst_delta_e(city, field) >= 20
+
+
+def test_a_known_deuteranopia_value():
+    # Pure red under deuteranopia (Machado 2009) turns olive, about (162, 144, 0): a check on the matrices.
+    seen = simulate((255, 0, 0), "deuteranopia")
+    assert all(abs(a - b) < 4 for a, b in zip(seen, (162, 144, 0), strict=True)), seen
+    assert delta_e((255, 0, 0), (255, 0, 0), "tritanopia") == 0
+
+
+@pytest.mark.parametrize("tile_id", ["wheel.A.2", "wheel.B.1", "wheel.F.3"])
+def test_wheel_icon_digits_stand_upright_in_every_rotation(tile_id):
+    t = TILE_TYPES[tile_id]
+    s = 96
+    r = int(s * 0.1)  # inside the icon's circle
+
+    def icon(rot):
+        cx, cy = wheel_icon_centre(t, rot, s)
+        return tile_image(t, rot, s).crop((int(cx) - r, int(cy) - r, int(cx) + r, int(cy) + r))
+
+    upright = icon(0)
+    assert upright.tobytes() == icon(180).tobytes()
+    assert upright.tobytes() == icon(90).tobytes()
+    # And the digit is not symmetric: turning it would show.
+    assert upright.tobytes() != upright.transpose(Image.Transpose.ROTATE_180).tobytes()
+
+
+def test_previews_on_a_wheel_game_do_not_crash_and_leave_crowns_undrawn():
+    game = game_at_tile_step(SETS["wheel"], seed=4, players=3, turns=10)
+    rendered = 0
+    for _ in range(15):
+        for x, y in game.legal_placements():
+            render_preview(game, x, y)
+            rendered += 1
+        ais = GreedyPlayer(1)
+        game.apply(ais.choose(game))
+        while game.step != "tile" and not game.finished:
+            game.apply(ais.choose(game))
+    assert rendered > 15
+
+
+def test_castle_spot_numbers_are_apart_and_both_cells_shown():
+    game = Game(["Ann", "Bob"], ["base", "castles"], pool=["base.B"], castles={"Ann": ["castles.konradsheim"]})
+    img = render_preview(game, 1, 0, castle="castles.konradsheim")
+    for move in placements_at(game, 1, 0, "castles.konradsheim"):
+        spots_ = number_positions(game, move, 96)
+        assert len(spots_) == 8
+        assert [n for n, _, _ in spots_] == list(range(1, 9))
+        r = number_radius(96)
+        for (_, a, _), (_, b, _) in itertools.combinations(spots_, 2):
+            assert ((a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2) ** 0.5 >= 2 * r
+        art = tile_image(TILE_TYPES["castles.konradsheim"], move["rot"], 96)
+        assert max(art.size) == 192  # both cells
+        assert all(0 <= x <= art.width and 0 <= y <= art.height for _, (x, y), _ in spots_)
+    assert img.width >= 2 * 96 * 3
+
+
+def test_regions_of_the_full_board():
+    game = game_at_tile_step(SETS["base"], seed=5, players=2, turns=50)
+    full = render_board(game)
+    quarters = [render_board(game, region=q) for q in ("nw", "ne", "sw", "se")]
+    placed = {c for p in game.board.placements for c in p.cells}
+    covered = set().union(*(region_cells(game, q) for q in ("nw", "ne", "sw", "se")))
+    assert placed <= covered
+    around = render_board(game, region=(0, 0, 2))
+    assert len(region_cells(game, (0, 0, 2))) == 25
+    assert all(q.width * q.height < full.width * full.height for q in quarters)
+    assert around.width < full.width
+    with pytest.raises(ValueError):
+        region_cells(game, "middle")
+
+
+def test_replay_gif_shows_legend_and_the_follower_with_its_tile():
+    game, _ = play(["base.U", "base.B", "base.E"], [tile(1, 0), meeple("road:W")], players=("Ann", "Bob"))
+    gif = Image.open(io.BytesIO(replay_gif(game.to_json())))
+    assert gif.n_frames == 2  # the start, then Ann's turn: tile and follower together
+    gif.seek(1)
+    frame = gif.convert("RGB")
+    colours = {c for _, c in frame.getcolors(1 << 20)}
+    assert pal.PLAYERS[0] in colours and pal.PLAYERS[1] in colours and pal.TURN_MARK in colours
+    # Ann's follower stands on the board part (above the legend): more of her colour than the swatch alone.
+    gif.seek(0)
+    first = gif.convert("RGB")
+    ann = sum(n for n, c in frame.getcolors(1 << 20) if c == pal.PLAYERS[0])
+    ann_before = sum(n for n, c in first.getcolors(1 << 20) if c == pal.PLAYERS[0])
+    assert ann > ann_before
+
+
+def test_replay_gif_of_a_six_player_game_with_every_set_is_under_8_mib():
+    game = Game([f"Player{i}" for i in range(6)], SETS["rivers"], seed=9)
+    ais = [GreedyPlayer(i) for i in range(6)]
+    while not game.finished:
+        game.apply(ais[game.actor].choose(game))
+    gif = replay_gif(game.to_json())
+    assert len(gif) < 8 * 1024 * 1024
+    assert Image.open(io.BytesIO(gif)).n_frames > 60
+
+
+def test_picture_jobs_take_plain_data_and_key_the_cache_by_the_whole_record():
+    game = game_at_tile_step(SETS["base"], seed=2, players=2, turns=5)
+    record = game.to_json()
+    legal = {f"{x},{y}": v for (x, y), v in label_cells(list(game.legal_placements())).items()}
+    data = jobs.turn_png(record, legal)
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    assert jobs.board_png(record, [0, 0, 2])[:4] == b"\x89PNG"
+    (x, y) = next(iter(game.legal_placements()))
+    assert jobs.preview_png(record, x, y)[:4] == b"\x89PNG"
+    # Same JSON length and move count, different game (a player renamed): a different key and game.
+    renamed = json.loads(json.dumps(record).replace("Player0", "Player7"))
+    assert len(json.dumps(renamed)) == len(json.dumps(record))
+    assert len(renamed["moves"]) == len(record["moves"])
+    assert jobs.record_key(renamed) != jobs.record_key(record)
+    assert jobs.game_of(renamed).players[0] == "Player7"
+    assert jobs.game_of(record).players[0] == "Player0"
+    assert jobs.game_of(record) is jobs.game_of(dict(record))
+
+
+def test_the_last_placed_tile_is_framed_thick_on_the_turn_picture():
+    game = game_at_tile_step(SETS["base"], seed=5, players=3, turns=20)
+    legal = label_cells(list(game.legal_placements()))
+    img = render_turn(game, legal)
+    frame, _ = turn_frame(game, legal)
+    (x, y) = game.board.placements[-1].cells[0]
+    ox, oy = frame.origin(x, y)
+    s = frame.cell
+    ring = img.crop((ox, oy, ox + s, oy + s)).convert("RGB")
+    yellow = sum(n for n, c in ring.getcolors(1 << 16) if c == pal.LAST_PLACED)
+    # A yellow band at least 3 px wide at 400 px all round the tile.
+    band = 3 * img.width / PHONE_WIDTH
+    assert yellow >= 4 * (s - 2 * band) * band
