@@ -365,13 +365,20 @@ class Carc(commands.Cog):
 
     # ------------------------------------------------------------------ information
     @carc.command(name="board", description="The whole board as it stands (only you see it)")
-    @app_commands.describe(around="Show only the area around this cell (x,y)", game="The game's number")
+    @app_commands.describe(
+        around="Only part of the board: around a cell (x,y), or a quarter: nw, ne, sw, se", game="The game's number"
+    )
     async def board(self, interaction: discord.Interaction, around: str | None = None, game: int | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         game_id = await self._game_id(interaction, game)
         view = await self.service.turn(game_id, guild_id=guild_of(interaction))
-        region = parse_cell(around, {}) if around else None
-        png = await self.picture(board_png, game_id, (region[0], region[1], 3) if region else None)
+        region: Any = None
+        if around and around.strip().lower() in ("nw", "ne", "sw", "se"):
+            region = around.strip().lower()
+        elif around:
+            x, y = parse_cell(around, {})
+            region = (x, y, 3)
+        png = await self.picture(board_png, game_id, region)
         if png is None:
             raise ServiceError("The picture could not be made; please try again.")
         await interaction.followup.send(

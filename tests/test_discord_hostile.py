@@ -230,3 +230,15 @@ async def test_an_unexpected_failure_is_answered_privately_without_details(tmp_p
         reply = private_reply(h, answer)
         assert "went wrong" in reply["content"] and "secret" not in reply["content"]
         assert [r.getMessage() for r in h.errors.records] and h.fake.violations == []
+
+
+async def test_the_board_whole_or_in_part_is_shown_privately(tmp_path):
+    async with running(tmp_path, [ANN, BOB]) as (h, channel, _):
+        _game_id, thread = await open_game(h, channel, [ANN, BOB], "base")
+        sizes = []
+        for around in (None, "nw", "0,0", "zz"):
+            answer = await h.slash(BOB, thread, "carc board", **({"around": around} if around else {}))
+            reply = private_reply(h, answer)
+            sizes.append([a["size"] for a in reply["attachments"]])
+        assert all(s and s[0] > 1000 for s in sizes[:3]) and sizes[3] == []  # "zz" is no cell: a clear refusal
+        clean(h)
