@@ -37,3 +37,11 @@ async def test_a_swiss_season_played_on_discord(tmp_path):
         assert "Friday" in answer.text and any(a["filename"] == "standings.png" for m in answer.messages
                                                for a in m["attachments"])  # fmt: skip
         clean(h)
+
+
+async def test_league_names_never_ping(tmp_path):
+    boss = User(1300, "Boss", manager=True)
+    async with running(tmp_path, [boss, User(1301, "Ann")]) as (h, channel, _):
+        await h.slash(boss, channel, "league create", name="@everyone <@&123> **party**", sets="base", players=2)
+        await h.slash(boss, channel, "league standings", name="@everyone <@&123> **party**")
+        clean(h)  # the fake flags any message that could ping @everyone, @here or a role
