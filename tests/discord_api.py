@@ -47,6 +47,7 @@ class User:
     name: str
     manager: bool = False
     locale: str = "en-US"
+    roles: list[int] = field(default_factory=list)
 
     def payload(self) -> dict[str, Any]:
         return {"id": str(self.id), "username": self.name.lower()[:32] or "user", "discriminator": "0",
@@ -136,8 +137,10 @@ class FakeDiscord:
         guild = self.guilds[gid]
         return {
             "id": str(gid), "name": guild["name"], "owner_id": str(guild["users"][0].id), "unavailable": False,
-            "roles": [{"id": str(gid), "name": "@everyone", "permissions": str(USER_PERMISSIONS), "position": 0,
-                       "color": 0, "hoist": False, "managed": False, "mentionable": False, "flags": 0}],
+            "roles": [{"id": str(rid), "name": "@everyone" if rid == gid else f"role {rid}",
+                       "permissions": str(USER_PERMISSIONS), "position": 0, "color": 0, "hoist": False,
+                       "managed": False, "mentionable": False, "flags": 0}
+                      for rid in [gid, *sorted({r for u in guild["users"] for r in u.roles})]],
             "channels": [c for c in self.channels.values() if c["guild_id"] == str(gid) and c["type"] == 0],
             "members": [self.member(u) for u in guild["users"]], "member_count": len(guild["users"]),
             "threads": [], "features": [], "emojis": [], "stickers": [], "large": False, "joined_at": _iso(),
@@ -145,8 +148,8 @@ class FakeDiscord:
 
     def member(self, user: User) -> dict[str, Any]:
         perms = ALL_PERMISSIONS if user.manager else USER_PERMISSIONS
-        return {"user": user.payload(), "roles": [], "joined_at": _iso(), "deaf": False, "mute": False,
-                "flags": 0, "permissions": str(perms)}  # fmt: skip
+        return {"user": user.payload(), "roles": [str(r) for r in user.roles], "joined_at": _iso(), "deaf": False,
+                "mute": False, "flags": 0, "permissions": str(perms)}  # fmt: skip
 
     # ------------------------------------------------------------------ errors
     def violate(self, rule: str, detail: str, status: int = 0, code: int = 0) -> None:
@@ -695,6 +698,11 @@ class Harness:
                 resolved.setdefault("members", {})[str(value.id)] = {
                     k: v for k, v in self.fake.member(value).items() if k != "user"}  # fmt: skip
                 value = str(value.id)
+            elif opt["type"] == 8:  # a role, given by its id
+                resolved.setdefault("roles", {})[str(value)] = {
+                    "id": str(value), "name": f"role {value}", "permissions": "0", "position": 1, "color": 0,
+                    "hoist": False, "managed": False, "mentionable": True, "flags": 0}  # fmt: skip
+                value = str(value)
             entry = {"name": name, "type": opt["type"], "value": value}
             if name == focused:
                 entry["focused"] = True
