@@ -238,7 +238,7 @@ class PlaceFigure(Step):
     def check(self, game: Game, move: Move) -> None:
         if move["type"] == "pass":
             return
-        extra = self._extra(game, move)
+        extra = self._extra(game, move) if game._figure_extras else None
         if extra is not None:
             extra.check(game, move)
             return
@@ -249,13 +249,16 @@ class PlaceFigure(Step):
             if game.supply[game.current] == 0:
                 raise IllegalMove("you have no follower left in your supply")
             raise IllegalMove(f"{str(move.get('at'))[:40]} already has a follower on its feature")
+        game._checked_node = (move, node)  # play() follows with the same move: no second look-up
 
     def play(self, game: Game, move: Move, events: list[Event]) -> bool:
-        extra = self._extra(game, move) if move["type"] != "pass" else None
+        extra = self._extra(game, move) if move["type"] != "pass" and game._figure_extras else None
         if extra is not None:
             extra.play(game, move, events)
         elif move["type"] == "meeple":
-            game._put_follower(game.current, game._target_node(move), events)
+            checked, node = game._checked_node
+            game._put_follower(game.current, node if checked is move else game._target_node(move), events)
+        game._checked_node = (None, 0)
         game._figure_options = {}
         return True
 
@@ -381,6 +384,7 @@ class Game:
         self._placements: dict[tuple[int, int], tuple[int, ...]] = {}
         self._figure_options: dict[int, tuple[int, str]] = {}  # node -> (cell index, target), this turn
         self._figure_blocked = False
+        self._checked_node: tuple[Move | None, int] = (None, 0)  # the follower move checked last, and its node
         self.state: dict[str, Any] = {}  # expansion state, keyed by expansion name
         # Per-position caches of derived facts (never copied: a clone starts empty).
         self.scratch: dict[Any, Any] = {}
