@@ -128,14 +128,14 @@ def event_lines(lines: list[str], limit: int = 1200) -> str:
     return clip_end("\n".join(safe(line, 300) for line in lines), limit)
 
 
-def turn_content(view: TurnView, lines: list[str], mention_user: bool = True) -> str:
+def turn_content(view: TurnView, lines: list[str]) -> str:
     """The turn message: what just happened, whose turn it is (colour), scores, deadline."""
     text = event_lines(lines)
     if view.finished:
         return clip(text or "The game is over.")
     question = view.question
     name = view.player or "?"
-    who = mention(view.user_id, name) if mention_user else f"**{safe(name, 40)}**"
+    who = mention(view.user_id, name)
     colour = colour_of(view, name)
     if question is not None and question.kind == "tile" and view.tile:
         ask = f"place a **{tile_name(view.tile)}** ({view.bag_left} tiles left in the bag)"

@@ -9,7 +9,7 @@ a label a player can read, and whether and how they may pass.
 """
 
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, NotRequired, TypedDict
 
 Move = dict[str, Any]
@@ -266,7 +266,6 @@ class Question:
     pass_label: str | None = None
     tile: str | None = None
     turn: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def can_pass(self) -> bool:

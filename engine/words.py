@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 from engine.catalog import TILE_TYPES
-from engine.tiles import DX, DY, TileType
+from engine.tiles import TileType
 
 DIRECTION_WORDS = ("north", "east", "south", "west")
 ROLES = {"road": "thief", "city": "knight", "field": "farmer", "cloister": "monk", "castle": "lord"}
@@ -173,7 +173,3 @@ def _describe_single(tile: TileType) -> str:
     if tile.wheel_icon:
         text += f" (wheel icon {tile.wheel_icon})"
     return text
-
-
-def direction_vector(d: int) -> tuple[int, int]:
-    return DX[d], DY[d]
