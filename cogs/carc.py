@@ -76,6 +76,8 @@ class Carc(commands.Cog):
 
     async def cog_unload(self) -> None:
         self.deadlines.cancel()
+        with contextlib.suppress(Exception):  # shutting down: another instance may take the clock at once
+            await self.service.release_clock()
 
     async def cog_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from engine.moves import MOVE_TYPES as ENGINE_MOVE_TYPES
+
 MAX_GAME_ID = 2**63 - 1  # SQLite's INTEGER
 MAX_ID_LENGTH = 100  # user ids, guild ids: Discord snowflakes, "ai:greedy:1", console names
 MAX_TEXT = 100  # any string inside a move (a tile id, a spot, a ferry join)
@@ -17,8 +19,8 @@ MAX_COORDINATE = 10_000  # far beyond any board (a game has at most a few hundre
 MAX_MOVES = 20  # moves in one turn
 MAX_MOVE_KEYS = 8
 ROTATIONS = (0, 90, 180, 270)
-# Every move type the engine offers today. An unknown type is refused here, before the engine.
-MOVE_TYPES = frozenset({"tile", "meeple", "pass", "draw", "castle", "ferry", "ferry_move", "remove", "toll"})
+# Every move type the engine declares (engine/moves.py). An unknown type is refused here, before the engine.
+MOVE_TYPES = frozenset(ENGINE_MOVE_TYPES)
 _KEY = re.compile(r"[a-z][a-z_]{0,31}")
 
 

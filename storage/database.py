@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sqlite3
 from collections.abc import Callable
@@ -50,11 +51,21 @@ async def open_database(path: str | os.PathLike[str] | None = None) -> Database:
     # from the event loop's thread (SQLite's serialized mode makes that safe).
     conn = await aiosqlite.connect(path, isolation_level=None, check_same_thread=False)
     conn.row_factory = aiosqlite.Row
-    await conn.execute("PRAGMA journal_mode = WAL")
+    await conn.execute("PRAGMA busy_timeout = 5000")
+    # Switching a new file to WAL needs a lock SQLite does not wait for (no busy handler), so a
+    # second process opening the same new file at the same moment retries instead of failing.
+    for attempt in range(50):
+        try:
+            await conn.execute("PRAGMA journal_mode = WAL")
+            break
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or attempt == 49:
+                await conn.close()
+                raise
+            await asyncio.sleep(0.05)
     # FULL: in WAL mode NORMAL may lose the last commits on power loss; FULL costs ~nothing here.
     await conn.execute("PRAGMA synchronous = FULL")
     await conn.execute("PRAGMA foreign_keys = ON")
-    await conn.execute("PRAGMA busy_timeout = 5000")
     db = Database(conn)
     await migrate(db)
     return db
