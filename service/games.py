@@ -423,9 +423,7 @@ class GameService:
                 hands[name], left = left[:size], left[size:]
         return hands
 
-    async def abort(
-        self, game_id: int, by_user: str, is_manager: bool, *, guild_id: str | None = None
-    ) -> GameRow:
+    async def abort(self, game_id: int, by_user: str, is_manager: bool, *, guild_id: str | None = None) -> GameRow:
         """Stop a game for good. ``is_manager``: the user manages the server they act in, which
         must be the game's (``guild_id``). A lobby's creator may abort it before it starts, and
         an unrated game while no other human is still playing; a rated game only managers."""
@@ -444,8 +442,7 @@ class GameService:
                     others = [s for s in row.seats if not s.is_ai and s.user_id != by_user and s.status == "playing"]
                     if others:
                         raise ServiceError(
-                            "other players are still in this game: only a server manager can abort it"
-                            " (you can resign)"
+                            "other players are still in this game: only a server manager can abort it (you can resign)"
                         )
             try:
                 await self.store.finish(game_id, "aborted", None, self.clock())
@@ -536,7 +533,9 @@ class GameService:
             raise GameCorrupted(f"{fail}: move {error[0] + 1}: {validate.shorten(error[1])}")
         if loaded.snapshot is not None and not _snapshot_agrees(loaded.snapshot, record):
             log.warning("game #%s: its snapshot disagrees with its log; the log wins", row.id)
-            await self.store.replace_snapshot(row.id, row.version, ENGINE_VERSION, json.dumps(game.to_json()))
+            await self.store.save_snapshot(
+                row.id, row.version, ENGINE_VERSION, json.dumps(game.to_json()), replace=True
+            )
         return game
 
     # ------------------------------------------------------------------ turns
@@ -796,9 +795,7 @@ class GameService:
     async def resign(self, game_id: int, user_id: str, *, guild_id: str | None = None) -> list[str]:
         return await self._leave_game(game_id, user_id, "resigned", guild_id)
 
-    async def kick(
-        self, game_id: int, target_id: str, by_manager: bool, *, guild_id: str | None = None
-    ) -> list[str]:
+    async def kick(self, game_id: int, target_id: str, by_manager: bool, *, guild_id: str | None = None) -> list[str]:
         """Remove a player; ``by_manager``: the caller manages the game's server (``guild_id``)."""
         if not by_manager:
             raise ServiceError("only server managers can remove a player from a game")

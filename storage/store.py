@@ -182,9 +182,7 @@ class Store:
                     "SELECT seq, user_id, move FROM moves WHERE game_id = ? AND seq <= ? ORDER BY seq",
                     (game_id, row.version),
                 ).fetchall()
-                return Loaded(
-                    row, (snap[0], snap[1], snap[2]) if snap else None, [(m[0], m[1], m[2]) for m in moves]
-                )
+                return Loaded(row, (snap[0], snap[1], snap[2]) if snap else None, [(m[0], m[1], m[2]) for m in moves])
             finally:
                 conn.execute("COMMIT")
 
@@ -383,22 +381,17 @@ class Store:
         rows = await self._read("SELECT seq, engine_version, state FROM snapshots WHERE game_id = ?", (game_id,))
         return (rows[0][0], rows[0][1], rows[0][2]) if rows else None
 
-    async def save_snapshot(self, game_id: int, seq: int, engine_version: str, state: str) -> None:
+    async def save_snapshot(
+        self, game_id: int, seq: int, engine_version: str, state: str, replace: bool = False
+    ) -> None:
+        """Keep the newest snapshot; ``replace`` overwrites it whatever its seq (one that
+        was found to disagree with the log)."""
+        newer = "" if replace else " WHERE excluded.seq >= snapshots.seq"
         async with self._tx() as conn:
             await conn.execute(
                 "INSERT INTO snapshots (game_id, seq, engine_version, state) VALUES (?, ?, ?, ?)"
                 " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, engine_version = excluded.engine_version,"
-                " state = excluded.state WHERE excluded.seq >= snapshots.seq",
-                (game_id, seq, engine_version, state),
-            )
-
-    async def replace_snapshot(self, game_id: int, seq: int, engine_version: str, state: str) -> None:
-        """Overwrite the snapshot, whatever its seq (one found to disagree with the log)."""
-        async with self._tx() as conn:
-            await conn.execute(
-                "INSERT INTO snapshots (game_id, seq, engine_version, state) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, engine_version = excluded.engine_version,"
-                " state = excluded.state",
+                " state = excluded.state" + newer,
                 (game_id, seq, engine_version, state),
             )
 
