@@ -13,7 +13,7 @@ import json
 from collections import OrderedDict
 from typing import Any
 
-from engine import Game
+from engine import Game, IllegalMove
 from engine.record import load
 from renderer.board import png_bytes, render_board, render_turn
 from renderer.preview import render_preview
@@ -22,6 +22,9 @@ from renderer.summary import replay_gif as _replay_gif
 
 CACHE_SIZE = 4
 _games: OrderedDict[str, Game] = OrderedDict()
+# The latest game of each setup (a record without its moves): the next turn's record of the same
+# game replays only its new moves from a copy of it.
+_latest: OrderedDict[str, tuple[list[Any], Game]] = OrderedDict()
 
 
 def record_key(record: dict[str, Any]) -> str:
@@ -38,15 +41,46 @@ def game_of(record: dict[str, Any]) -> Game:
     key = record_key(record)
     game = _games.get(key)
     if game is None:
-        game, _events, error = load(record)
-        if error is not None:
-            raise ValueError(f"move {error[0]} of the record is illegal: {error[1]}")
+        game = _continued(record) or _replayed(record)
         _games[key] = game
         while len(_games) > CACHE_SIZE:
             _games.popitem(last=False)
     else:
         _games.move_to_end(key)
     return game
+
+
+def _replayed(record: dict[str, Any]) -> Game:
+    game, _events, error = load(record)
+    if error is not None:
+        raise ValueError(f"move {error[0]} of the record is illegal: {error[1]}")
+    _remember(record, game)
+    return game
+
+
+def _continued(record: dict[str, Any]) -> Game | None:
+    """The game, from a copy of the same game's latest cached position plus the new moves."""
+    moves = record.get("moves") or []
+    setup = record_key({k: v for k, v in record.items() if k != "moves"})
+    known = _latest.get(setup)
+    if known is None or len(known[0]) > len(moves) or moves[: len(known[0])] != known[0]:
+        return None
+    game = known[1].clone()
+    try:
+        for move in moves[len(known[0]) :]:
+            game.apply(move)
+    except IllegalMove:
+        return None
+    _remember(record, game)
+    return game
+
+
+def _remember(record: dict[str, Any], game: Game) -> None:
+    setup = record_key({k: v for k, v in record.items() if k != "moves"})
+    _latest[setup] = (list(record.get("moves") or []), game)
+    _latest.move_to_end(setup)
+    while len(_latest) > CACHE_SIZE:
+        _latest.popitem(last=False)
 
 
 def _cells(legal: dict[str, str] | None) -> dict[tuple[int, int], str] | None:

@@ -252,3 +252,23 @@ def test_the_last_placed_tile_is_framed_thick_on_the_turn_picture():
     # A yellow band at least 3 px wide at 400 px all round the tile.
     band = 3 * img.width / PHONE_WIDTH
     assert yellow >= 4 * (s - 2 * band) * band
+
+
+def test_a_later_record_of_the_same_game_continues_from_the_cached_position():
+    from engine import Game
+    from engine.ai import RandomPlayer
+    from renderer import jobs
+
+    game = Game(["Ann", "Bob"], ["base"], seed=12)
+    ai = RandomPlayer(2)
+    for _ in range(20):
+        game.apply(ai.choose(game))
+    early = game.to_json()
+    for _ in range(20):
+        game.apply(ai.choose(game))
+    later = game.to_json()
+    first = jobs.game_of(early)
+    continued = jobs.game_of(later)
+    assert continued is not first and first.moves == early["moves"]  # the cached game was copied, not changed
+    assert continued.to_json() == later and continued.scores == game.scores
+    assert jobs.game_of(later) is continued
