@@ -2,7 +2,8 @@
 
 N games are played concurrently through the game service (random legal picks, as
 players clicking), each turn followed by its turn picture, the way the bot posts
-a turn. A probe coroutine wakes every millisecond and records how late it woke:
+a turn; each game waits ``--pace`` seconds between turns (players read the board
+before they click; 0 plays flat out, which measures the pool's throughput instead). A probe coroutine wakes every millisecond and records how late it woke:
 that lateness is what every other player's click waits. Two ways are compared in
 one run, interleaved: the picture made on the event loop (the first version's
 way) and made in the worker pool (``service.workers.Workers``).
@@ -43,7 +44,7 @@ async def probe(lags: list[float], stop: asyncio.Event) -> None:
 
 async def play_game(
     service: GameService, pictures: Workers | None, game_id: int, turns: int, rng: random.Random,
-    latencies: list[float],
+    latencies: list[float], pace: float,
 ) -> int:  # fmt: skip
     done = 0
     view = await service.turn(game_id)
@@ -66,11 +67,11 @@ async def play_game(
             await pictures.run(turn_png, record, legal or None)
         latencies.append((time.perf_counter() - start) * 1000)
         done += 1
-        await asyncio.sleep(0)
+        await asyncio.sleep(rng.uniform(0.5, 1.5) * pace)
     return done
 
 
-async def run(games: int, turns: int, pictures: Workers | None, folder: Path) -> dict[str, float]:
+async def run(games: int, turns: int, pictures: Workers | None, folder: Path, pace: float) -> dict[str, float]:
     db = await open_database(folder / f"lag-{games}-{pictures is not None}-{time.time_ns()}.db")
     seeds = itertools.count(1)
     service = GameService(Store(db), new_seed=lambda: next(seeds))
@@ -86,7 +87,7 @@ async def run(games: int, turns: int, pictures: Workers | None, folder: Path) ->
     prober = asyncio.create_task(probe(lags, stop))
     start = time.perf_counter()
     counts = await asyncio.gather(
-        *(play_game(service, pictures, gid, turns, random.Random(gid), latencies) for gid in ids)
+        *(play_game(service, pictures, gid, turns, random.Random(gid), latencies, pace) for gid in ids)
     )
     elapsed = time.perf_counter() - start
     stop.set()
@@ -102,7 +103,7 @@ async def run(games: int, turns: int, pictures: Workers | None, folder: Path) ->
     }
 
 
-async def main_async(games_list: list[int], turns: int, rounds: int) -> None:
+async def main_async(games_list: list[int], turns: int, rounds: int, pace: float) -> None:
     pool = Workers(2)
     await pool.run(turn_png, {"players": ["A", "B"], "sets": ["base"], "seed": 1, "moves": []}, None)  # warm up
     rows = []
@@ -110,8 +111,8 @@ async def main_async(games_list: list[int], turns: int, rounds: int) -> None:
         for games in games_list:
             results: dict[str, list[dict[str, float]]] = {"on the loop": [], "worker pool": []}
             for _ in range(rounds):  # interleaved: A B A B
-                results["on the loop"].append(await run(games, turns, None, Path(tmp)))
-                results["worker pool"].append(await run(games, turns, pool, Path(tmp)))
+                results["on the loop"].append(await run(games, turns, None, Path(tmp), pace))
+                results["worker pool"].append(await run(games, turns, pool, Path(tmp), pace))
             for way, runs in results.items():
                 cols = {k: statistics.median(r[k] for r in runs) for k in runs[0]}
                 rows.append(
@@ -130,8 +131,10 @@ def main() -> None:
     parser.add_argument("--games", default="16,64")
     parser.add_argument("--turns", type=int, default=12, help="turns per game")
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--pace", type=float, default=0.5, help="seconds between a game's turns (0: flat out)")
     args = parser.parse_args()
-    asyncio.run(main_async([int(g) for g in args.games.split(",")], args.turns, args.rounds))
+    print(f"pace: {args.pace} s between a game's turns")
+    asyncio.run(main_async([int(g) for g in args.games.split(",")], args.turns, args.rounds, args.pace))
 
 
 if __name__ == "__main__":
