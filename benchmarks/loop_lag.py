@@ -3,8 +3,9 @@
 N games are played concurrently through the game service (random legal picks, as
 players clicking), each turn followed by its turn picture, the way the bot posts
 a turn; each game waits ``--pace`` seconds between turns (players read the board
-before they click; 0 plays flat out, which measures the pool's throughput instead). A probe coroutine wakes every millisecond and records how late it woke:
-that lateness is what every other player's click waits. Two ways are compared in
+before they click; 0 plays flat out, which measures the pool's throughput instead).
+A probe coroutine wakes every millisecond and records how late it woke: that
+lateness is what every other player's click waits. Two ways are compared in
 one run, interleaved: the picture made on the event loop (the first version's
 way) and made in the worker pool (``service.workers.Workers``).
 """
