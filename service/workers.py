@@ -31,6 +31,12 @@ def computer_turn(record: Record, user_id: str) -> list[dict[str, Any]]:
     return computer_moves(game_of(record).clone(), user_id)
 
 
+def _warm_up() -> None:
+    """Each worker loads the renderer (tile art, the fixed palette) before its first job,
+    so the first picture of a game is not the slow one."""
+    import renderer.jobs  # noqa: F401
+
+
 # ---------------------------------------------------------------------- the pool
 class Workers:
     """Runs the jobs above in a pool; ``await workers.run(turn_png, record, legal)``."""
@@ -42,7 +48,9 @@ class Workers:
         else:
             count = processes or max(1, min(2, (os.cpu_count() or 2)))
             # "spawn": the bot's process has threads (aiosqlite); forking it is unsafe.
-            self._executor = ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("spawn"))
+            self._executor = ProcessPoolExecutor(
+                count, mp_context=multiprocessing.get_context("spawn"), initializer=_warm_up
+            )
 
     async def run(self, job: Callable[..., Any], *args: Any) -> Any:
         loop = asyncio.get_running_loop()
