@@ -20,7 +20,7 @@ from renderer.preview import render_preview
 from renderer.summary import render_final
 from renderer.summary import replay_gif as _replay_gif
 
-CACHE_SIZE = 4
+CACHE_SIZE = 32  # games per worker process: enough for every game a busy bot plays at once
 _games: OrderedDict[str, Game] = OrderedDict()
 # The latest game of each setup (a record without its moves): the next turn's record of the same
 # game replays only its new moves from a copy of it.
