@@ -9,6 +9,7 @@ from discord.ext import commands
 
 from cogs.carc import Carc
 from cogs.components import CastlesSelect, LobbyButton, PanelButton, PanelSelect, SetsSelect, TakeTurnButton
+from cogs.i18n import CatalogTranslator
 from cogs.leagues import Leagues
 from service import GameService
 from service.leagues import LeagueService
@@ -48,6 +49,7 @@ class CarcBot(commands.Bot):
         self.leagues = LeagueService(self.service, LeagueStore(self.service.store))
         await self.add_cog(Carc(self))
         await self.add_cog(Leagues(self))
+        await self.tree.set_translator(CatalogTranslator())  # commands in each user's language
         # Buttons and selects of old messages keep working after a restart.
         self.add_dynamic_items(LobbyButton, SetsSelect, CastlesSelect, TakeTurnButton, PanelButton, PanelSelect)
         # Commands sync on purpose, not at every start (Discord rate-limits syncing).
@@ -73,4 +75,5 @@ async def command_tree() -> list[dict]:
     bot = CarcBot()
     await bot.add_cog(Carc(bot))
     await bot.add_cog(Leagues(bot))
-    return [command.to_dict(bot.tree) for command in bot.tree.get_commands()]
+    translator = CatalogTranslator()
+    return [await command.get_translated_payload(bot.tree, translator) for command in bot.tree.get_commands()]

@@ -216,12 +216,25 @@ class FakeDiscord:
         return self.commands
 
     def _check_command(self, command: dict[str, Any], where: str) -> None:
-        name = command.get("name", "")
-        if not (1 <= len(name) <= 32) or name != name.lower() or not re.fullmatch(r"[-_\w]{1,32}", name):
-            self.violate("command name", where, 400, 50035)
-        description = command.get("description", "")
-        if command.get("type", 1) in (1, None) and not 1 <= len(description) <= 100:
-            self.violate("command description", f"{where}: {description!r}", 400, 50035)
+        names = [command.get("name", "")] + list((command.get("name_localizations") or {}).values())
+        for name in names:
+            if not (1 <= len(name) <= 32) or name != name.lower() or not re.fullmatch(r"[-_\w]{1,32}", name):
+                self.violate("command name", f"{where}: {name!r}", 400, 50035)
+        descriptions = [command.get("description", "")] + list(
+            (command.get("description_localizations") or {}).values()
+        )
+        for description in descriptions:
+            if command.get("type", 1) in (1, None) and not 1 <= len(description) <= 100:
+                self.violate("command description", f"{where}: {description!r}", 400, 50035)
+        for choice in command.get("choices") or []:
+            for text in [choice["name"], *(choice.get("name_localizations") or {}).values()]:
+                if not 1 <= len(text) <= 100:
+                    self.violate("choice name", f"{where}: {text!r}", 400, 50035)
+        siblings = command.get("options") or []
+        for language in {k for o in siblings for k in (o.get("name_localizations") or {})}:
+            local = [(o.get("name_localizations") or {}).get(language, o["name"]) for o in siblings]
+            if len(set(local)) != len(local):
+                self.violate("option names unique", f"{where} ({language}): {sorted(local)}", 400, 50035)
         options = command.get("options") or []
         if len(options) > 25:
             self.violate("command options", where, 400, 50035)
