@@ -20,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from cogs import present
-from cogs.components import PanelState, guild_of, lobby_view, say, show_panel, turn_view
+from cogs.components import PanelState, guild_of, lobby_view, picture, say, show_panel, turn_view
 from engine.catalog import SET_TILES
 from renderer.board import label_cells
 from renderer.jobs import board_png, final_png, replay_gif, turn_png
@@ -109,33 +109,22 @@ class Carc(commands.Cog):
                 return channel
         return fallback
 
-    async def picture(self, job: Any, game_id: int, *args: Any) -> bytes | None:
-        pictures = self.service.workers
-        if pictures is None:
-            return None
-        try:
-            record = await self.service.export(game_id)
-            return await pictures.run(job, record, *args)
-        except Exception:  # a missing picture must not lose the turn message
-            log.exception("picture for game %s", game_id)
-            return None
-
     async def post_turn(self, channel: Any, game_id: int, view: TurnView, lines: list[str]) -> None:
         """The board, what happened, and the Take turn button; or the final result."""
         if channel is None:
             return
         if view.finished:
             files = []
-            png = await self.picture(final_png, game_id)
+            png = await picture(self.service, final_png, game_id)
             if png:
                 files.append(present.png_file(png, "final.png"))
-            gif = await self.picture(replay_gif, game_id)
+            gif = await picture(self.service, replay_gif, game_id)
             if gif and len(gif) < 8 * 1024 * 1024:
                 files.append(present.png_file(gif, "replay.gif"))
             await channel.send(present.final_content(view, lines), files=files, allowed_mentions=present.NO_PINGS)
             return
         legal = {f"{x},{y}": label for (x, y), label in label_cells(list(view.placements)).items()}
-        png = await self.picture(turn_png, game_id, legal or None)
+        png = await picture(self.service, turn_png, game_id, legal or None)
         files = [present.png_file(png, "board.png")] if png else []
         await channel.send(
             present.turn_content(view, lines),
@@ -380,7 +369,7 @@ class Carc(commands.Cog):
         elif around:
             x, y = parse_cell(around, {})
             region = (x, y, 3)
-        png = await self.picture(board_png, game_id, region)
+        png = await picture(self.service, board_png, game_id, region)
         if png is None:
             raise ServiceError("The picture could not be made; please try again.")
         await interaction.followup.send(

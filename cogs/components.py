@@ -391,8 +391,8 @@ async def render_panel(
         lines += _choice_panel(state, question, ask, moves, others, view, bool(placing))
         if question.kind == "figure" and ask.moves and ask.moves[-1].get("type") in ("tile", "castle"):
             placed = ask.moves[-1]
-            png = await _picture(interaction, preview_png, ask.turn.game_id, placed["x"], placed["y"],
-                                 placed.get("castle"))  # fmt: skip
+            png = await picture(service_of(interaction), preview_png, ask.turn.game_id, placed["x"], placed["y"],
+                                placed.get("castle"), guild_id=guild_of(interaction))  # fmt: skip
             if png:
                 files.append(present.png_file(png, "preview.png"))
     if state.picks and len(view.children) < 25:
@@ -400,14 +400,16 @@ async def render_panel(
     return present.clip("\n".join(lines)), view, files
 
 
-async def _picture(interaction: discord.Interaction, job: Any, game_id: int, *args: Any) -> bytes | None:
-    pictures = service_of(interaction).workers
-    if pictures is None:
-        return None
+async def picture(
+    service: GameService, job: Any, game_id: int, *args: Any, guild_id: str | None = None
+) -> bytes | None:
+    """A picture for a message, or None: a picture helps, it is never a reason for a panel or
+    a turn post to fail."""
+    if service.workers is None:
+        return None  # no pool: the event loop would draw it
     try:
-        record = await service_of(interaction).export(game_id, guild_id=guild_of(interaction))
-        return await pictures.run(job, record, *args)
-    except Exception:  # a picture is a help, never a reason for the panel to fail
+        return await service.picture(job, game_id, *args, guild_id=guild_id)
+    except Exception:
         log.exception("picture for game %s", game_id)
         return None
 
@@ -426,7 +428,7 @@ async def _placement_panel(
     text: list[str] = []
     if question.kind == "tile":
         legal = {f"{x},{y}": label for (x, y), label in labels.items()}
-        png = await _picture(interaction, turn_png, state.game_id, legal)
+        png = await picture(service_of(interaction), turn_png, state.game_id, legal, guild_id=guild_of(interaction))
         if png:
             files.append(present.png_file(png, "board.png"))
         text.append("Pick where the tile goes (the letters are on the picture), and how it is turned.")

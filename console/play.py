@@ -97,22 +97,20 @@ async def _ask(prompt: str, service: GameService, view: TurnView, read, write, p
 
 
 async def _picture(service: GameService, view: TurnView, folder: Path, name: str = "turn") -> Path:
-    record = await service.export(view.game_id)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"game-{view.game_id}-turn-{view.turn:03d}-{name}.png"
     if name == "turn":
         legal = {f"{x},{y}": label for (x, y), label in label_cells(list(view.placements)).items()}
-        path.write_bytes(turn_png(record, legal or None))
+        path.write_bytes(await service.picture(turn_png, view.game_id, legal or None))
     else:
-        path.write_bytes(board_png(record))
+        path.write_bytes(await service.picture(board_png, view.game_id))
     return path
 
 
 async def _preview(service: GameService, view: TurnView, move: dict, folder: Path) -> Path:
-    record = await service.export(view.game_id)
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"game-{view.game_id}-turn-{view.turn:03d}-preview.png"
-    path.write_bytes(preview_png(record, move["x"], move["y"], move.get("castle")))
+    path.write_bytes(await service.picture(preview_png, view.game_id, move["x"], move["y"], move.get("castle")))
     return path
 
 

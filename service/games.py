@@ -855,6 +855,14 @@ class GameService:
         _row, game = await self.game(game_id, guild_id=guild_id)
         return game.to_json()
 
+    async def picture(self, job: Callable[..., bytes], game_id: int, *args: Any, guild_id: str | None = None) -> bytes:
+        """A picture of the game made by ``job`` (one of renderer.jobs) from its record: in the
+        worker pool when there is one (the bot), else right here (the console, the demo)."""
+        record = await self.export(game_id, guild_id=guild_id)
+        if self.workers is None:
+            return job(record, *args)
+        return bytes(await self.workers.run(job, record, *args))
+
     async def games(
         self, user_id: str | None = None, guild_id: str | None = None, status: str | None = None
     ) -> list[GameRow]:

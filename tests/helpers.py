@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from engine import Game
@@ -52,3 +56,20 @@ class Clock:
     def __call__(self) -> datetime:
         self.now += self.tick
         return self.now
+
+
+@asynccontextmanager
+async def league_services(path: Path) -> AsyncIterator[tuple[Any, Clock, Any, Any]]:
+    """(database, clock, game service, league service) over a new database file; games' seeds count up."""
+    from service import GameService
+    from service.leagues import LeagueService
+    from storage import Store, open_database
+    from storage.leagues import LeagueStore
+
+    db = await open_database(path)
+    clock = Clock(1)
+    games = GameService(Store(db), clock, new_seed=itertools.count(1).__next__)
+    try:
+        yield db, clock, games, LeagueService(games, LeagueStore(games.store), clock)
+    finally:
+        await db.close()

@@ -1,26 +1,19 @@
 """Leagues: rankings, openskill ratings, rebuilds, seasons and permissions."""
 
-import itertools
 import math
 
 import pytest
 from openskill.models import PlackettLuce
 
-from service import GameService, ServiceError
-from service.leagues import DEFAULT_SIGMA, LeagueService, apply_result, ranking_of
-from storage import Store, open_database
-from storage.leagues import LeagueStore
-from tests.helpers import Clock
+from service import ServiceError
+from service.leagues import DEFAULT_SIGMA, apply_result, ranking_of
+from tests.helpers import league_services
 
 
 @pytest.fixture
 async def env(tmp_path):
-    db = await open_database(tmp_path / "league.db")
-    clock = Clock(1)
-    games = GameService(Store(db), clock, new_seed=itertools.count(1).__next__)
-    leagues = LeagueService(games, LeagueStore(games.store), clock)
-    yield games, leagues
-    await db.close()
+    async with league_services(tmp_path / "league.db") as (_db, _clock, games, leagues):
+        yield games, leagues
 
 
 PLAYERS = {"u1": "Ann", "u2": "Bob", "u3": "Cy", "u4": "Dee"}

@@ -2,7 +2,6 @@
 and relegation, a Swiss tournament, deadlines, overrides, rebuilds. Games are played with
 ``GameService.play``, each turn chosen by ``engine.ai.RandomPlayer`` among the legal moves."""
 
-import itertools
 from collections import Counter
 from datetime import timedelta
 
@@ -19,27 +18,23 @@ from service.leagues import (
     round_robin,
     swiss_pairs,
 )
-from storage import Store, open_database
+from storage import Store
 from storage.leagues import EntrantRow, FixtureRow, LeagueStore, MatchEntry
-from tests.helpers import Clock
+from tests.helpers import Clock, league_services
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu"]
 
 
 @pytest.fixture
 async def env(tmp_path):
-    db = await open_database(tmp_path / "competition.db")
-    clock = Clock(1)
-    games = GameService(Store(db), clock, new_seed=itertools.count(1).__next__)
-    leagues = LeagueService(games, LeagueStore(games.store), clock)
-    notices = []
+    async with league_services(tmp_path / "competition.db") as (db, clock, games, leagues):
+        notices = []
 
-    async def heard(notice):
-        notices.append(notice)
+        async def heard(notice):
+            notices.append(notice)
 
-    leagues.notice_listeners.append(heard)
-    yield games, leagues, clock, notices, db
-    await db.close()
+        leagues.notice_listeners.append(heard)
+        yield games, leagues, clock, notices, db
 
 
 async def members(leagues, count):
