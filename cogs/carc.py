@@ -281,8 +281,8 @@ class Carc(commands.Cog):
         picks = await self.service.picks_for(game_id, user_id, target, rot, spot, guild_id=guild)
         answer = await self.service.pick(game_id, user_id, picks, view.version, guild_id=guild)
         if isinstance(answer, PlayResult):
-            if answer.turn.user_id == user_id and not answer.turn.finished and answer.turn.step == "tile":
-                await show_panel(interaction, PanelState(game_id, answer.turn.version, []))  # a committed draw
+            if answer.again:  # a committed draw: the panel asks for the tile
+                await show_panel(interaction, PanelState(game_id, answer.turn.version, []))
                 return
             await say(interaction, "Played: " + "; ".join(present.safe(line, 200) for line in answer.lines[:3]))
             await self.after_play(interaction, game_id, answer)

@@ -320,8 +320,7 @@ async def on_panel(interaction: discord.Interaction, state: PanelState, act: str
         await say(interaction, str(exc))
         return
     if isinstance(answer, PlayResult):
-        if answer.turn.user_id == user_id and not answer.turn.finished and answer.turn.turn == _turn_of(answer):
-            # A committed draw: the same player goes on with the drawn tile.
+        if answer.again:  # a committed draw, say: the same player goes on in the same turn
             await _update(interaction, PanelState(state.game_id, answer.turn.version, []))
             return
         await _close(interaction, "Played: " + "; ".join(present.safe(line, 200) for line in answer.lines[:3]))
@@ -329,11 +328,6 @@ async def on_panel(interaction: discord.Interaction, state: PanelState, act: str
         await carc.after_play(interaction, state.game_id, answer)
         return
     await _update(interaction, state, answer)
-
-
-def _turn_of(result: PlayResult) -> int:
-    ended = [e for e in result.events if e["type"] == "turn_ended"]
-    return int(ended[0]["turn"]) if ended else result.turn.turn
 
 
 async def _close(interaction: discord.Interaction, text: str) -> None:

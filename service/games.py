@@ -166,6 +166,7 @@ class PlayResult:
     events: list[dict[str, Any]]
     lines: list[str]
     turn: TurnView
+    again: bool = False  # the same player decides again in the same turn (after a committed draw, say)
 
 
 @dataclass
@@ -644,7 +645,10 @@ class GameService:
         otherwise returns the next question."""
         ask = await self.ask(game_id, user_id, picks, version, guild_id=guild_id)
         if ask.done or (ask.moves and ask.moves[-1]["type"] == "draw"):
-            return await self.play(game_id, user_id, ask.moves, ask.turn.version, guild_id=guild_id)
+            result = await self.play(game_id, user_id, ask.moves, ask.turn.version, guild_id=guild_id)
+            ended = any(e["type"] == "turn_ended" for e in result.events)
+            result.again = not ended and not result.turn.finished and result.turn.user_id == user_id
+            return result
         return ask
 
     def _check_turn(self, row: GameRow, game: Game, user_id: str, version: int | None) -> None:

@@ -140,3 +140,15 @@ async def test_computer_players_think_in_the_worker_pool_and_choose_the_same(tmp
     assert records[0] == records[1]  # the pool's computer players made the same moves as inline ones
     game, _events, error = load(records[1])
     assert error is None and game.finished
+
+
+async def test_a_draw_is_committed_at_once_and_the_same_player_goes_on(service):
+    game_id = await start(service, ["base", "castles"], 2, 0)
+    view = await service.turn(game_id)
+    assert view.step == "draw"  # castle holders choose first
+    ask = await service.ask(game_id, view.user_id, [])
+    draw = next(i for i, m in enumerate(ask.question.moves()) if m["type"] == "draw")  # type: ignore[union-attr]
+    result = await service.pick(game_id, view.user_id, [draw], view.version)
+    assert isinstance(result, PlayResult) and result.again
+    assert result.turn.version == view.version + 1 and result.turn.step == "tile"  # stored: no peeking, no undo
+    assert result.turn.user_id == view.user_id
