@@ -5,11 +5,20 @@ from __future__ import annotations
 import logging
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from cogs.carc import Carc
-from cogs.components import CastlesSelect, LobbyButton, PanelButton, PanelSelect, SetsSelect, TakeTurnButton
-from cogs.i18n import CatalogTranslator
+from cogs.components import (
+    CastlesSelect,
+    LanguageSelect,
+    LobbyButton,
+    PanelButton,
+    PanelSelect,
+    SetsSelect,
+    TakeTurnButton,
+)  # fmt: skip
+from cogs.i18n import CatalogTranslator, listen
 from cogs.leagues import Leagues
 from service import GameService
 from service.leagues import LeagueService
@@ -18,6 +27,14 @@ from storage import Store, open_database
 from storage.leagues import LeagueStore
 
 log = logging.getLogger(__name__)
+
+
+class LocalisedTree(app_commands.CommandTree):
+    """Every slash command and autocomplete answers in the user's language (Discord's ``locale``)."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        listen(interaction)  # for the rest of this interaction's task
+        return True
 
 
 class CarcBot(commands.Bot):
@@ -31,6 +48,7 @@ class CarcBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=False, replied_user=False),
+            tree_cls=LocalisedTree,
         )
         self.database_path = database_path
         self.worker_processes = worker_processes
@@ -51,7 +69,9 @@ class CarcBot(commands.Bot):
         await self.add_cog(Leagues(self))
         await self.tree.set_translator(CatalogTranslator())  # commands in each user's language
         # Buttons and selects of old messages keep working after a restart.
-        self.add_dynamic_items(LobbyButton, SetsSelect, CastlesSelect, TakeTurnButton, PanelButton, PanelSelect)
+        self.add_dynamic_items(
+            LobbyButton, SetsSelect, CastlesSelect, LanguageSelect, TakeTurnButton, PanelButton, PanelSelect
+        )
         # Commands sync on purpose, not at every start (Discord rate-limits syncing).
         if self.dev_guild:
             guild = discord.Object(id=self.dev_guild)

@@ -20,8 +20,12 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from cogs import present
-from cogs.components import PanelState, guild_of, lobby_view, picture, say, show_panel, turn_view
+from cogs.components import PanelState, guild_of, lobby_view, picture, played, say, show_panel, turn_view
+from cogs.i18n import game_language, server_language, speak, user_language
 from engine.catalog import SET_TILES
+from engine.language import N_, _, ngettext
+from engine.words import tile_name
+from locales import LANGUAGES
 from renderer.board import label_cells
 from renderer.jobs import board_png, final_png, replay_gif, turn_png
 from service import LobbyOptions, PlayResult, ServiceError, TurnView
@@ -59,7 +63,11 @@ def parse_cell(text: str, labels: dict[tuple[int, int], str]) -> tuple[int, int]
         return by_label[first]
     found = _CELL.fullmatch(text) or _CELL.match(text)
     if found is None:
-        raise ServiceError(f"{present.safe(text, 40)!s} is not a cell: give its letter on the picture (A, B...) or x,y")
+        raise ServiceError(
+            _("{text} is not a cell: give its letter on the picture (A, B...) or x,y").format(
+                text=present.safe(text, 40)
+            )
+        )
     return int(found[1]), int(found[2])
 
 
@@ -88,7 +96,7 @@ class Carc(commands.Cog):
             return
         log.error("/carc failed", exc_info=cause)
         with contextlib.suppress(discord.HTTPException):
-            await say(interaction, "Something went wrong on my side; nothing was changed. Please try again.")
+            await say(interaction, _("Something went wrong on my side; nothing was changed. Please try again."))
 
     @property
     def service(self) -> Any:
@@ -110,21 +118,25 @@ class Carc(commands.Cog):
         return fallback
 
     async def post_turn(self, channel: Any, game_id: int, view: TurnView, lines: list[str]) -> None:
-        """The board, what happened, and the Take turn button; or the final result."""
+        """The board, what happened, and the Take turn button; or the final result (in the game's language)."""
         if channel is None:
             return
+        with speak(view.language):
+            await self._post_turn(channel, game_id, view, lines)
+
+    async def _post_turn(self, channel: Any, game_id: int, view: TurnView, lines: list[str]) -> None:
         if view.finished:
             files = []
-            png = await picture(self.service, final_png, game_id)
+            png = await picture(self.service, final_png, game_id, language=view.language)
             if png:
                 files.append(present.png_file(png, "final.png"))
-            gif = await picture(self.service, replay_gif, game_id)
+            gif = await picture(self.service, replay_gif, game_id, language=view.language)
             if gif and len(gif) < 8 * 1024 * 1024:
                 files.append(present.png_file(gif, "replay.gif"))
             await channel.send(present.final_content(view, lines), files=files, allowed_mentions=present.NO_PINGS)
             return
         legal = {f"{x},{y}": label for (x, y), label in label_cells(list(view.placements)).items()}
-        png = await picture(self.service, turn_png, game_id, legal or None)
+        png = await picture(self.service, turn_png, game_id, legal or None, language=view.language)
         files = [present.png_file(png, "board.png")] if png else []
         await channel.send(
             present.turn_content(view, lines),
@@ -149,17 +161,23 @@ class Carc(commands.Cog):
         if view.finished or not present.is_snowflake(view.user_id):
             return
         try:
-            if not (await self.service.player_settings(view.user_id)).get("dm_turns"):
+            settings = await self.service.player_settings(view.user_id)
+            if not settings.get("dm_turns"):
                 return
             row = await self.service.lobby(view.game_id)
-            where = f" in <#{row.thread_id}>" if row.thread_id else ""
-            question = view.question
-            what = question.prompt if question is not None else "play"
+            language = settings.get("language", "en")
+            mine = await self.service.turn(view.game_id, language=language)  # the question in their words
+            question = mine.question
+            with speak(language):
+                what = question.prompt if question is not None else _("play")
+                if row.thread_id:
+                    text = _("Your turn in Carcassonne game #{id} in {thread}: {question}.").format(
+                        id=view.game_id, thread=f"<#{row.thread_id}>", question=what
+                    )
+                else:
+                    text = _("Your turn in Carcassonne game #{id}: {question}.").format(id=view.game_id, question=what)
             user = self.bot.get_user(int(view.user_id)) or await self.bot.fetch_user(int(view.user_id))
-            await user.send(
-                present.clip(f"Your turn in Carcassonne game #{view.game_id}{where}: {what}."),
-                allowed_mentions=present.NO_PINGS,
-            )
+            await user.send(present.clip(text), allowed_mentions=present.NO_PINGS)
         except (discord.HTTPException, ServiceError):
             log.info("could not DM %s", view.user_id)
 
@@ -167,7 +185,7 @@ class Carc(commands.Cog):
         """The Start button: the game's thread, who has which colour, the first turn."""
         missing = missing_permissions(interaction)
         if missing:
-            await say(interaction, "I need these permissions in this channel first: " + ", ".join(missing) + ".")
+            await say(interaction, needs(missing))
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
@@ -182,7 +200,7 @@ class Carc(commands.Cog):
             except discord.HTTPException as exc:
                 log.info("lobby message of game %s not updated: %s", game_id, exc)
         await self.open_game_thread(interaction.channel, game_id, [], f"Carcassonne #{game_id}", interaction.message)
-        await say(interaction, f"Game #{game_id} has started: see its thread.")
+        await say(interaction, _("Game #{id} has started: see its thread.").format(id=game_id))
 
     async def open_game_thread(
         self, channel: Any, game_id: int, user_ids: list[str], title: str, starter: Any = None
@@ -204,7 +222,10 @@ class Carc(commands.Cog):
             await service.attach(game_id, thread_id=str(thread.id))
         view = await service.turn(game_id)
         pings = " ".join(present.mention(u, "") for u in user_ids if present.is_snowflake(u))
-        head = f"Game #{game_id} starts. Seats and colours: {present.seat_line(list(view.scores))}."
+        with speak(view.language):
+            head = _("Game #{id} starts. Seats and colours: {seats}.").format(
+                id=game_id, seats=present.seat_line(list(view.scores))
+            )
         if pings:
             await thread.send(
                 present.clip(f"{pings} {head}"),
@@ -220,7 +241,7 @@ class Carc(commands.Cog):
             return game
         found = await self.service.game_for_thread(str(interaction.channel_id))
         if found is None:
-            raise ServiceError("Name the game (`game:` option), or use the command in the game's thread.")
+            raise ServiceError(_("Name the game (`game:` option), or use the command in the game's thread."))
         return int(found)
 
     # ------------------------------------------------------------------ lobby
@@ -231,6 +252,7 @@ class Carc(commands.Cog):
         turn_hours="Hours per turn (0 = no limit)",
         timeout="What happens when a turn runs out",
         castles="With Castles in Germany: dealt at random, or chosen in the lobby",
+        language="Language of the game's posts (the server's by default)",
     )
     @app_commands.choices(
         timeout=[
@@ -238,17 +260,20 @@ class Carc(commands.Cog):
             app_commands.Choice(name="forfeit", value="forfeit"),
         ],
         castles=[app_commands.Choice(name="dealt", value="dealt"), app_commands.Choice(name="chosen", value="chosen")],
+        language=[app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()],
     )
     async def new(
         self, interaction: discord.Interaction, sets: str = "base", players: app_commands.Range[int, 2, 6] = 5,
         turn_hours: app_commands.Range[int, 0, 336] = 24, timeout: str = "skip", castles: str = "dealt",
+        language: str | None = None,
     ) -> None:  # fmt: skip
         missing = missing_permissions(interaction)
         if missing:
-            raise ServiceError("I need these permissions in this channel first: " + ", ".join(missing) + ".")
+            raise ServiceError(needs(missing))
         options = LobbyOptions(
             sets=[s.strip().lower()[:20] for s in sets.split(",")[:10] if s.strip()], max_players=players,
             turn_limit=turn_hours * 3600, timeout_policy=timeout, castles=castles,
+            language=language or server_language(interaction),
         )  # fmt: skip
         user = interaction.user
         row = await self.service.create_lobby(str(user.id), user.display_name, options, guild_of(interaction),
@@ -284,7 +309,7 @@ class Carc(commands.Cog):
             if answer.again:  # a committed draw: the panel asks for the tile
                 await show_panel(interaction, PanelState(game_id, answer.turn.version, []))
                 return
-            await say(interaction, "Played: " + "; ".join(present.safe(line, 200) for line in answer.lines[:3]))
+            await say(interaction, played(answer.lines))
             await self.after_play(interaction, game_id, answer)
             return
         await show_panel(interaction, PanelState(game_id, view.version, picks))
@@ -312,7 +337,7 @@ class Carc(commands.Cog):
         out = []
         for c, label in sorted(labels.items(), key=lambda kv: (len(kv[1]), kv[1])):
             rots = ", ".join(f"{r}°" for r in view.placements[c])
-            name = f"{label} ({c[0]}, {c[1]}) — turned {rots}"
+            name = _("{label} ({x}, {y}) — turned {rotations}").format(label=label, x=c[0], y=c[1], rotations=rots)
             if current in name.lower():
                 out.append(app_commands.Choice(name=present.clip(name, 100), value=f"{c[0]},{c[1]}"))
         return out[:25]
@@ -349,7 +374,7 @@ class Carc(commands.Cog):
         out = []
         for i, option in enumerate(ask.question.moves()):
             number = ask.spot_numbers.get(i)
-            label = ask.question.options[i].label if i < len(ask.question.options) else "no figure"
+            label = ask.question.options[i].label if i < len(ask.question.options) else _("no figure")
             value = str(number) if number else ("none" if option["type"] == "pass" else label)
             out.append(app_commands.Choice(name=present.clip(f"{number or '-'} · {label}", 100), value=value[:100]))
         return out[:25]
@@ -369,11 +394,13 @@ class Carc(commands.Cog):
         elif around:
             x, y = parse_cell(around, {})
             region = (x, y, 3)
-        png = await picture(self.service, board_png, game_id, region)
+        png = await picture(self.service, board_png, game_id, region, language=user_language(interaction))
         if png is None:
-            raise ServiceError("The picture could not be made; please try again.")
+            raise ServiceError(_("The picture could not be made; please try again."))
         await interaction.followup.send(
-            f"Game #{game_id}, turn {view.turn}", file=present.png_file(png, "board.png"), ephemeral=True
+            _("Game #{id}, turn {turn}").format(id=game_id, turn=view.turn),
+            file=present.png_file(png, "board.png"),
+            ephemeral=True,
         )
 
     @carc.command(name="score", description="Scores and followers left")
@@ -381,28 +408,33 @@ class Carc(commands.Cog):
         game_id = await self._game_id(interaction, game)
         view = await self.service.turn(game_id, guild_id=guild_of(interaction))
         rows = [
-            f"{present.COLOUR_SQUARES[list(view.scores).index(name) % 6]} **{present.safe(name, 40)}** — {score}"
-            f" ({view.supply[name]} followers left)"
+            f"{present.COLOUR_SQUARES[list(view.scores).index(name) % 6]} **{present.safe(name, 40)}** — {score} "
+            + ngettext("({n} follower left)", "({n} followers left)", view.supply[name]).format(n=view.supply[name])
             for name, score in sorted(view.scores.items(), key=lambda kv: -kv[1])
         ]
-        await say(interaction, f"Game #{game_id}, turn {view.turn}\n" + "\n".join(rows))
+        head = _("Game #{id}, turn {turn}").format(id=game_id, turn=view.turn)
+        await say(interaction, head + "\n" + "\n".join(rows))
 
     @carc.command(name="tiles", description="What is left in the bag")
     async def tiles(self, interaction: discord.Interaction, game: int | None = None) -> None:
-        from engine.words import tile_name
-
         game_id = await self._game_id(interaction, game)
         bag = await self.service.bag(game_id, guild_id=guild_of(interaction))
         counts: dict[str, int] = {}
         for tile_id, n in bag.items():
             counts[tile_name(tile_id)] = counts.get(tile_name(tile_id), 0) + n
         text = ", ".join(f"{name} ×{n}" for name, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
-        await say(interaction, present.clip(f"{sum(bag.values())} tiles left: {text}"))
+        left = sum(bag.values())
+        await say(
+            interaction,
+            present.clip(
+                ngettext("{n} tile left: {tiles}", "{n} tiles left: {tiles}", left).format(n=left, tiles=text)
+            ),
+        )
 
     @carc.command(name="rules", description="The short rules of a set")
     @app_commands.choices(set=[app_commands.Choice(name=present.SET_NAMES[s], value=s) for s in SET_TILES])
     async def rules(self, interaction: discord.Interaction, set: str = "base") -> None:  # noqa: A002
-        await say(interaction, rules_text(set))
+        await say(interaction, rules_text(set, user_language(interaction)))
 
     @carc.command(name="export", description="The game's record (JSON), replayable offline")
     async def export(self, interaction: discord.Interaction, game: int | None = None) -> None:
@@ -411,7 +443,9 @@ class Carc(commands.Cog):
         record = await self.service.export(game_id, guild_id=guild_of(interaction))
         data = json.dumps(record, indent=1).encode()
         await interaction.followup.send(
-            f"Record of game #{game_id} (`python -m engine.replay carcassonne-{game_id}.json`).",
+            _("Record of game #{id} ({command}).").format(
+                id=game_id, command=f"`python -m engine.replay carcassonne-{game_id}.json`"
+            ),
             file=discord.File(io.BytesIO(data), filename=f"carcassonne-{game_id}.json"),
             ephemeral=True,
         )
@@ -421,16 +455,20 @@ class Carc(commands.Cog):
         mine = await self.service.games(user_id=str(interaction.user.id), guild_id=guild_of(interaction))
         here = await self.service.games(guild_id=guild_of(interaction))
 
+        status = {"lobby": N_("lobby"), "active": N_("playing"), "finished": N_("finished"), "aborted": N_("aborted")}
+
         def line(row: Any) -> str:
             names = ", ".join(present.safe(s.name, 30) for s in row.seats[:6])
-            return f"#{row.id} {row.status} — {names}"
+            return f"#{row.id} {_(status[row.status]) if row.status in status else row.status} — {names}"
 
         open_here = [r for r in here if r.status in ("lobby", "active")]
-        text = "**Yours**\n" + ("\n".join(line(r) for r in mine[-10:]) or "none")
+        text = "**" + _("Yours") + "**\n" + ("\n".join(line(r) for r in mine[-10:]) or _("none"))
         shown = open_here[-15:]
-        text += f"\n**Open on this server** ({len(open_here)})\n" + ("\n".join(line(r) for r in shown) or "none")
+        text += "\n**" + _("Open on this server ({n})").format(n=len(open_here)) + "**\n"
+        text += "\n".join(line(r) for r in shown) or _("none")
         if len(open_here) > len(shown):
-            text += f"\n… and {len(open_here) - len(shown)} older ones"
+            older = len(open_here) - len(shown)
+            text += "\n" + ngettext("… and {n} older one", "… and {n} older ones", older).format(n=older)
         await say(interaction, present.clip(text))
 
     @carc.command(name="resign", description="Leave a game; your turns are then played automatically")
@@ -438,14 +476,16 @@ class Carc(commands.Cog):
         await interaction.response.defer(ephemeral=True, thinking=True)
         game_id = await self._game_id(interaction, game)
         lines = await self.service.resign(game_id, str(interaction.user.id), guild_id=guild_of(interaction))
-        await say(interaction, f"You left game #{game_id}.")
+        await say(interaction, _("You left game #{id}.").format(id=game_id))
         await self.announce(game_id, await self.service.turn(game_id), lines, interaction.channel)
 
     @carc.command(name="settings", description="Your notification settings")
     @app_commands.describe(dm="Also send me a direct message when it is my turn")
     async def settings(self, interaction: discord.Interaction, dm: bool) -> None:
-        await self.service.save_player(str(interaction.user.id), interaction.user.display_name, dm)
-        await say(interaction, "Turn DMs are " + ("on." if dm else "off."))
+        # The DMs speak the language Discord reports for the player now.
+        language = user_language(interaction)
+        await self.service.save_player(str(interaction.user.id), interaction.user.display_name, dm, language)
+        await say(interaction, _("Turn DMs are on.") if dm else _("Turn DMs are off."))
 
     # ------------------------------------------------------------------ moderation
     @carc.command(name="abort", description="Stop a game for good (server managers, or the lobby's creator)")
@@ -454,10 +494,11 @@ class Carc(commands.Cog):
         await self.service.abort(
             game_id, str(interaction.user.id), _is_manager(interaction), guild_id=guild_of(interaction)
         )
-        await interaction.response.send_message(
-            f"Game #{game_id} was aborted by {present.safe(interaction.user.display_name, 40)}.",
-            allowed_mentions=present.NO_PINGS,
-        )
+        with speak(game_language(await self.service.lobby(game_id))):
+            text = _("Game #{id} was aborted by {player}.").format(
+                id=game_id, player=present.safe(interaction.user.display_name, 40)
+            )
+        await interaction.response.send_message(text, allowed_mentions=present.NO_PINGS)
 
     @carc.command(name="kick", description="Remove a player from a game (server managers)")
     async def kick(self, interaction: discord.Interaction, player: discord.User, game: int | None = None) -> None:
@@ -466,7 +507,10 @@ class Carc(commands.Cog):
         lines = await self.service.kick(
             game_id, str(player.id), by_manager=_is_manager(interaction), guild_id=guild_of(interaction)
         )
-        await say(interaction, f"{present.safe(player.display_name, 40)} was removed from game #{game_id}.")
+        await say(
+            interaction,
+            _("{player} was removed from game #{id}.").format(player=present.safe(player.display_name, 40), id=game_id),
+        )
         await self.announce(game_id, await self.service.turn(game_id), lines, interaction.channel)
 
     # ------------------------------------------------------------------ deadlines
@@ -503,10 +547,16 @@ class Carc(commands.Cog):
         await self.bot.wait_until_ready()
 
 
-def rules_text(set_name: str) -> str:
-    """The section of the rules digest for a set (from service/rules.md)."""
-    text = RULES_FILE.read_text(encoding="utf-8")
+def needs(missing: list[str]) -> str:
+    return _("I need these permissions in this channel first: {permissions}.").format(permissions=", ".join(missing))
+
+
+def rules_text(set_name: str, language: str = "en") -> str:
+    """The section of the rules digest for a set, in ``language`` (``service/rules.md``, or its
+    translation ``service/rules.<language>.md``, written from the French rule pages)."""
+    path = RULES_FILE.with_suffix(f".{language}.md")
+    text = (path if path.exists() else RULES_FILE).read_text(encoding="utf-8")
     for section in text.split("\n## "):
         if section.startswith(set_name + " ") or section.startswith(set_name + "\n"):
             return present.clip("## " + section.strip())
-    return f"No rules for {present.safe(set_name, 20)}."
+    return _("No rules for {set}.").format(set=present.safe(set_name, 20))

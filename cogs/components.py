@@ -21,10 +21,13 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from cogs import present
+from cogs.i18n import game_language, listen, speak
 from engine.catalog import SET_TILES
 from engine.expansions.castles import CASTLE_IDS
+from engine.language import N_, _, sentence
 from engine.moves import Question
 from engine.words import tile_name
+from locales import LANGUAGES
 from renderer.board import label_cells
 from renderer.jobs import preview_png, turn_png
 from service import AlreadyPlayed, Ask, PlayResult, ServiceError, TurnView
@@ -66,11 +69,25 @@ async def guarded(interaction: discord.Interaction, action: Any) -> None:
     except Exception:
         log.exception("component %s failed", (interaction.data or {}).get("custom_id"))
         with contextlib.suppress(discord.HTTPException):
-            await say(interaction, "Something went wrong on my side; nothing was changed. Please try again.")
+            await say(interaction, _("Something went wrong on my side; nothing was changed. Please try again."))
+
+
+class Localised:
+    """A component that answers in the clicking user's language (Discord's ``locale``)."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        listen(interaction)
+        return True
 
 
 # ---------------------------------------------------------------------- lobby
 def lobby_view(row: Any) -> discord.ui.View:
+    """The lobby message's buttons and menus (public: in the game's language)."""
+    with speak(game_language(row)):
+        return _lobby_view(row)
+
+
+def _lobby_view(row: Any) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     if row.status == "lobby":
         league = row.league_id is not None
@@ -82,6 +99,8 @@ def lobby_view(row: Any) -> discord.ui.View:
             view.add_item(SetsSelect(row.id, row.options["sets"]))
         if "castles" in row.options["sets"] and row.options.get("castles") == "chosen":
             view.add_item(CastlesSelect(row.id))
+        if not league:
+            view.add_item(LanguageSelect(row.id, game_language(row)))
     return view
 
 
@@ -97,17 +116,20 @@ async def refresh_lobby(interaction: discord.Interaction, change: Any) -> None:
     )
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"carc:lobby:(?P<game>\d{1,18}):(?P<action>\w+)"):
+class LobbyButton(
+    Localised, discord.ui.DynamicItem[discord.ui.Button], template=r"carc:lobby:(?P<game>\d{1,18}):(?P<action>\w+)"
+):
     LABELS = {
-        "join": ("Join", discord.ButtonStyle.success),
-        "leave": ("Leave", discord.ButtonStyle.secondary),
-        "ai": ("Add computer", discord.ButtonStyle.secondary),
-        "start": ("Start", discord.ButtonStyle.primary),
+        "join": (N_("Join"), discord.ButtonStyle.success),
+        "leave": (N_("Leave"), discord.ButtonStyle.secondary),
+        "ai": (N_("Add computer"), discord.ButtonStyle.secondary),
+        "start": (N_("Start"), discord.ButtonStyle.primary),
     }
 
     def __init__(self, game_id: int, action: str) -> None:
         label, style = self.LABELS.get(action, (action[:20], discord.ButtonStyle.secondary))
-        super().__init__(discord.ui.Button(label=label, style=style, custom_id=f"carc:lobby:{game_id}:{action}"))
+        button = discord.ui.Button(label=_(label), style=style, custom_id=f"carc:lobby:{game_id}:{action}")
+        super().__init__(button)
         self.game_id, self.action = game_id, action
 
     @classmethod
@@ -130,18 +152,17 @@ class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"carc:lob
             carc = interaction.client.get_cog("Carc")  # type: ignore[attr-defined]
             await carc.start_game(interaction, self.game_id)
         else:
-            await say(interaction, "This button is from an older version of the bot; open a new lobby.")
+            await say(interaction, _("This button is from an older version of the bot; open a new lobby."))
 
 
-class SetsSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"carc:sets:(?P<game>\d{1,18})"):
+class SetsSelect(Localised, discord.ui.DynamicItem[discord.ui.Select], template=r"carc:sets:(?P<game>\d{1,18})"):
     def __init__(self, game_id: int, chosen: list[str] | None = None) -> None:
         chosen = chosen or ["base"]
         options = [
-            discord.SelectOption(label=present.SET_NAMES[name], value=name, default=name in chosen)
-            for name in SET_TILES
+            discord.SelectOption(label=present.set_name(name), value=name, default=name in chosen) for name in SET_TILES
         ]
         select = discord.ui.Select(
-            custom_id=f"carc:sets:{game_id}", placeholder="Sets", min_values=1, max_values=len(options),
+            custom_id=f"carc:sets:{game_id}", placeholder=_("Sets"), min_values=1, max_values=len(options),
             options=options,
         )  # fmt: skip
         super().__init__(select)
@@ -157,13 +178,13 @@ class SetsSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"carc:sets
         await guarded(interaction, refresh_lobby(interaction, change))
 
 
-class CastlesSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"carc:castles:(?P<game>\d{1,18})"):
+class CastlesSelect(Localised, discord.ui.DynamicItem[discord.ui.Select], template=r"carc:castles:(?P<game>\d{1,18})"):
     """Each player picks their castles in the lobby (1 or 2, by the number of players at the start)."""
 
     def __init__(self, game_id: int) -> None:
-        options = [discord.SelectOption(label=tile_name(c).capitalize(), value=c) for c in CASTLE_IDS]
+        options = [discord.SelectOption(label=sentence(tile_name(c)), value=c) for c in CASTLE_IDS]
         select = discord.ui.Select(
-            custom_id=f"carc:castles:{game_id}", placeholder="Your castles", min_values=1, max_values=2,
+            custom_id=f"carc:castles:{game_id}", placeholder=_("Your castles"), min_values=1, max_values=2,
             options=options,
         )  # fmt: skip
         super().__init__(select)
@@ -179,16 +200,42 @@ class CastlesSelect(discord.ui.DynamicItem[discord.ui.Select], template=r"carc:c
         await guarded(interaction, refresh_lobby(interaction, change))
 
 
+class LanguageSelect(Localised, discord.ui.DynamicItem[discord.ui.Select], template=r"carc:lang:(?P<game>\d{1,18})"):
+    """The language of the game's posts, chosen in its lobby (the server's by default)."""
+
+    def __init__(self, game_id: int, chosen: str = "en") -> None:
+        options = [
+            discord.SelectOption(label=name, value=code, default=code == chosen) for code, name in LANGUAGES.items()
+        ]
+        select = discord.ui.Select(
+            custom_id=f"carc:lang:{game_id}", placeholder=_("Language of the game"), min_values=1, max_values=1,
+            options=options,
+        )  # fmt: skip
+        super().__init__(select)
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):  # type: ignore[override]
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        language = str((list(self.item.values) or ["en"])[0])[:10]
+        change = service.set_options(self.game_id, str(interaction.user.id), language=language)
+        await guarded(interaction, refresh_lobby(interaction, change))
+
+
 # ---------------------------------------------------------------------- turns
 class TakeTurnButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"carc:turn:(?P<game>\d{1,18}):(?P<version>\d{1,9})"
-):
+    Localised, discord.ui.DynamicItem[discord.ui.Button],
+    template=r"carc:turn:(?P<game>\d{1,18}):(?P<version>\d{1,9})",
+):  # fmt: skip
     """On every turn message. Any Take turn button of a game opens the panel of whoever
     must decide now: an older message's button never leads nowhere."""
 
     def __init__(self, game_id: int, version: int) -> None:
         button = discord.ui.Button(
-            label="Take turn", style=discord.ButtonStyle.primary, custom_id=f"carc:turn:{game_id}:{version}"
+            label=_("Take turn"), style=discord.ButtonStyle.primary, custom_id=f"carc:turn:{game_id}:{version}"
         )
         super().__init__(button)
         self.game_id, self.version = game_id, version
@@ -209,12 +256,17 @@ class TakeTurnButton(
             await say(interaction, str(exc))
             return
         if view.finished:
-            await say(interaction, f"Game #{self.game_id} is over.")
+            await say(interaction, _("Game #{id} is over.").format(id=self.game_id))
             return
         if view.user_id != str(interaction.user.id):
             who = present.safe(view.player or "?", 40)
-            since = f" (waiting since {present.timestamp(view.started_at)})" if view.started_at else ""
-            await say(interaction, f"It is {who}'s decision in game #{self.game_id}, not yours{since}.")
+            if view.started_at:
+                text = _("It is {player}'s decision in game #{id}, not yours (waiting since {when}).").format(
+                    player=who, id=self.game_id, when=present.timestamp(view.started_at)
+                )
+            else:
+                text = _("It is {player}'s decision in game #{id}, not yours.").format(player=who, id=self.game_id)
+            await say(interaction, text)
             return
         await show_panel(interaction, PanelState(self.game_id, view.version, []))
 
@@ -252,7 +304,7 @@ def _state(match: re.Match[str]) -> PanelState:
     return PanelState(int(match["game"]), int(match["version"]), picks)
 
 
-class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template="carc:pb" + _PANEL):
+class PanelButton(Localised, discord.ui.DynamicItem[discord.ui.Button], template="carc:pb" + _PANEL):
     def __init__(self, state: PanelState, act: str, label: str, style: discord.ButtonStyle) -> None:
         button = discord.ui.Button(label=present.clip(label, 80), style=style, custom_id=state.custom_id("pb", act))
         super().__init__(button)
@@ -266,7 +318,7 @@ class PanelButton(discord.ui.DynamicItem[discord.ui.Button], template="carc:pb" 
         await guarded(interaction, on_panel(interaction, self.state, self.act))
 
 
-class PanelSelect(discord.ui.DynamicItem[discord.ui.Select], template="carc:ps" + _PANEL):
+class PanelSelect(Localised, discord.ui.DynamicItem[discord.ui.Select], template="carc:ps" + _PANEL):
     """A menu of the panel; ``slot`` tells two menus of one message apart (custom ids are unique)."""
 
     def __init__(
@@ -313,8 +365,8 @@ async def on_panel(interaction: discord.Interaction, state: PanelState, act: str
         else:
             answer = await service.ask(state.game_id, user_id, state.picks, state.version, guild_id=guild)
     except AlreadyPlayed:
-        await _close(interaction, "This decision has been made already (or the game moved on): press the "
-                     "Take turn button of the newest turn message.")  # fmt: skip
+        await _close(interaction, _("This decision has been made already (or the game moved on): press the "
+                                    "Take turn button of the newest turn message."))  # fmt: skip
         return
     except ServiceError as exc:
         await say(interaction, str(exc))
@@ -323,7 +375,7 @@ async def on_panel(interaction: discord.Interaction, state: PanelState, act: str
         if answer.again:  # a committed draw, say: the same player goes on in the same turn
             await _update(interaction, PanelState(state.game_id, answer.turn.version, []))
             return
-        await _close(interaction, "Played: " + "; ".join(present.safe(line, 200) for line in answer.lines[:3]))
+        await _close(interaction, played(answer.lines))
         carc = interaction.client.get_cog("Carc")  # type: ignore[attr-defined]
         await carc.after_play(interaction, state.game_id, answer)
         return
@@ -361,8 +413,14 @@ async def show_panel(interaction: discord.Interaction, state: PanelState) -> Non
 
 def _placement_label(move: dict[str, Any], labels: dict[tuple[int, int], str]) -> str:
     where = f"{labels.get((move['x'], move['y']), '?')} ({move['x']}, {move['y']})"
-    castle = f"{tile_name(move['castle'])} at " if move["type"] == "castle" else ""
-    return f"{castle}{where} · {move['rot']}°"
+    if move["type"] == "castle":
+        where = _("{castle} at {cell}").format(castle=tile_name(move["castle"]), cell=where)
+    return f"{where} · {move['rot']}°"
+
+
+def played(lines: list[str]) -> str:
+    """The private answer to a move that was played: what it did (the thread shows the rest)."""
+    return _("Played: {what}").format(what="; ".join(present.safe(line, 200) for line in lines[:3]))
 
 
 async def render_panel(
@@ -374,9 +432,11 @@ async def render_panel(
     view = discord.ui.View(timeout=None)
     files: list[discord.File] = []
     moves = question.moves()
-    head = f"Game #{state.game_id}, turn {question.turn} — {question.prompt}."
+    head = _("Game #{id}, turn {turn} — {question}.").format(
+        id=state.game_id, turn=question.turn, question=question.prompt
+    )
     done = "; ".join(ask.labels)
-    lines = [head] + ([f"So far: {done}."] if done else [])
+    lines = [head] + ([_("So far: {choices}.").format(choices=done)] if done else [])
     placing = [i for i, m in enumerate(moves) if "rot" in m]
     others = [i for i in range(len(moves)) if i not in placing]
     if placing:
@@ -390,19 +450,20 @@ async def render_panel(
             if png:
                 files.append(present.png_file(png, "preview.png"))
     if state.picks and len(view.children) < 25:
-        view.add_item(PanelButton(state, "b", "◀ Back", discord.ButtonStyle.secondary))
+        view.add_item(PanelButton(state, "b", _("◀ Back"), discord.ButtonStyle.secondary))
     return present.clip("\n".join(lines)), view, files
 
 
 async def picture(
-    service: GameService, job: Any, game_id: int, *args: Any, guild_id: str | None = None
-) -> bytes | None:
+    service: GameService, job: Any, game_id: int, *args: Any, guild_id: str | None = None,
+    language: str | None = None,
+) -> bytes | None:  # fmt: skip
     """A picture for a message, or None: a picture helps, it is never a reason for a panel or
     a turn post to fail."""
     if service.workers is None:
         return None  # no pool: the event loop would draw it
     try:
-        return await service.picture(job, game_id, *args, guild_id=guild_id)
+        return await service.picture(job, game_id, *args, guild_id=guild_id, language=language)
     except Exception:
         log.exception("picture for game %s", game_id)
         return None
@@ -425,18 +486,18 @@ async def _placement_panel(
         png = await picture(service_of(interaction), turn_png, state.game_id, legal, guild_id=guild_of(interaction))
         if png:
             files.append(present.png_file(png, "board.png"))
-        text.append("Pick where the tile goes (the letters are on the picture), and how it is turned.")
+        text.append(_("Pick where the tile goes (the letters are on the picture), and how it is turned."))
     if len(placing) <= PAGE:
         options = [discord.SelectOption(label=_placement_label(moves[i], labels), value=f"o{i}") for i in placing]
-        view.add_item(PanelSelect(state, "Where and how", options))
+        view.add_item(PanelSelect(state, _("Where and how"), options))
         return text
     if state.group is not None and 0 <= state.group < len(keys):
         key = keys[state.group]
         where = _placement_label(moves[groups[key][0]], labels).rsplit(" · ", 1)[0]
-        text.append(f"{where}: pick the rotation.")
+        text.append(_("{cell}: pick the rotation.").format(cell=where))
         for i in groups[key]:
             view.add_item(PanelButton(state, f"o{i}", f"{moves[i]['rot']}°", discord.ButtonStyle.primary))
-        view.add_item(PanelButton(state, "r", "Other cell", discord.ButtonStyle.secondary))
+        view.add_item(PanelButton(state, "r", _("Other cell"), discord.ButtonStyle.secondary))
         return text
     pages = (len(keys) + PAGE - 1) // PAGE
     page = min(max(state.page, 0), pages - 1)
@@ -449,11 +510,12 @@ async def _placement_panel(
         else:
             turns = ", ".join(f"{moves[i]['rot']}°" for i in members)
             options.append(discord.SelectOption(label=label.rsplit(" · ", 1)[0], value=f"g{k}", description=turns))
-    view.add_item(PanelSelect(state, f"Cell (page {page + 1} of {pages})" if pages > 1 else "Cell", options))
+    placeholder = _("Cell (page {page} of {pages})").format(page=page + 1, pages=pages) if pages > 1 else _("Cell")
+    view.add_item(PanelSelect(state, placeholder, options))
     if page > 0:
-        view.add_item(PanelButton(state, f"p{page - 1}", "◀ cells", discord.ButtonStyle.secondary))
+        view.add_item(PanelButton(state, f"p{page - 1}", _("◀ cells"), discord.ButtonStyle.secondary))
     if page + 1 < pages:
-        view.add_item(PanelButton(state, f"p{page + 1}", "cells ▶", discord.ButtonStyle.secondary))
+        view.add_item(PanelButton(state, f"p{page + 1}", _("cells ▶"), discord.ButtonStyle.secondary))
     return text
 
 
@@ -461,7 +523,7 @@ def _choice_panel(
     state: PanelState, question: Question, ask: Ask, moves: list[dict[str, Any]], indices: list[int],
     view: discord.ui.View, crowded: bool,
 ) -> list[str]:  # fmt: skip
-    labels = {i: (question.options[i].label if i < len(question.options) else question.pass_label or "pass")
+    labels = {i: (question.options[i].label if i < len(question.options) else question.pass_label or _("pass"))
               for i in indices}  # fmt: skip
     numbers = ask.spot_numbers
     lines = []
@@ -469,7 +531,7 @@ def _choice_panel(
         if i in numbers:
             lines.append(f"**{numbers[i]}** — {labels[i]}")
     if numbers:
-        lines.insert(0, "Follower spots, numbered as on the preview:")
+        lines.insert(0, _("Follower spots, numbered as on the preview:"))
     passing = [i for i in indices if moves[i]["type"] == "pass"]
     choices = [i for i in indices if i not in passing]
     if len(choices) <= (5 if crowded else BUTTONS):  # beside a placement menu: one row of buttons
@@ -486,11 +548,11 @@ def _choice_panel(
             for i in choices[page * PAGE : (page + 1) * PAGE]
         ]
         if options:
-            view.add_item(PanelSelect(state, "Your choice", options, slot="t"))
+            view.add_item(PanelSelect(state, _("Your choice"), options, slot="t"))
         if page > 0:
-            view.add_item(PanelButton(state, f"p{page - 1}", "◀ more", discord.ButtonStyle.secondary))
+            view.add_item(PanelButton(state, f"p{page - 1}", _("◀ more"), discord.ButtonStyle.secondary))
         if page + 1 < pages:
-            view.add_item(PanelButton(state, f"p{page + 1}", "more ▶", discord.ButtonStyle.secondary))
+            view.add_item(PanelButton(state, f"p{page + 1}", _("more ▶"), discord.ButtonStyle.secondary))
     for i in passing:
-        view.add_item(PanelButton(state, f"o{i}", labels[i].capitalize(), discord.ButtonStyle.secondary))
+        view.add_item(PanelButton(state, f"o{i}", sentence(labels[i]), discord.ButtonStyle.secondary))
     return lines

@@ -1,38 +1,46 @@
-"""Translations for Discord: gettext catalogs in ``locales/<lang>/LC_MESSAGES/carcassonne.po``.
+"""Languages on Discord: whose language a text is in, and the slash commands' translations.
 
 discord.py hands every command name, description, option and choice to the tree's
 ``Translator`` when the commands are synced, and Discord shows each user the
-version of their language. The catalogs are read with Babel; English (the
-source text) is the fallback for any other locale.
+version of their language (the ``commands`` catalog). Every other text is worded
+in a language chosen here: a private answer in the user's (``interaction.locale``),
+a public post in the game's (chosen in the lobby, the server's by default).
+English is the fallback for any other locale.
 """
 
 from __future__ import annotations
 
-from functools import cache
-from pathlib import Path
-
 import discord
-from babel.messages.pofile import read_po
 from discord import app_commands
 
-LOCALES_DIR = Path(__file__).resolve().parent.parent / "locales"
-DOMAIN = "carcassonne"
-# Discord's locales that have a catalog, and the catalog's language.
-LANGUAGES = {discord.Locale.french: "fr"}
+from engine.language import use
+from locales import language_of, translations
+from service.announce import game_language, in_language
+
+# A public post speaks its game's language: ``with speak(game_language(row)): ...``.
+speak = in_language
+__all__ = ["CatalogTranslator", "command_text", "game_language", "listen", "server_language", "speak", "user_language"]
 
 
-@cache
-def catalog(language: str) -> dict[str, str]:
-    """msgid -> translation for one language (untranslated entries left out)."""
-    with open(LOCALES_DIR / language / "LC_MESSAGES" / f"{DOMAIN}.po", "rb") as fh:
-        po = read_po(fh, locale=language)
-    return {str(m.id): str(m.string) for m in po if m.id and m.string}
+def command_text(text: str, locale: discord.Locale | None) -> str:
+    """A command's text in the language of ``locale`` (English when there is no catalog for it)."""
+    return translations(language_of(locale), "commands").gettext(text)
 
 
-def translate(text: str, locale: discord.Locale | None) -> str:
-    """``text`` in the language of ``locale`` when there is a catalog for it, else as it is."""
-    language = LANGUAGES.get(locale) if locale is not None else None
-    return catalog(language).get(text, text) if language else text
+def user_language(interaction: discord.Interaction) -> str:
+    """The language of a private answer: the user's."""
+    return language_of(interaction.locale)
+
+
+def server_language(interaction: discord.Interaction) -> str:
+    """A new game's language: the server's (English in DMs or for other languages)."""
+    return language_of(interaction.guild_locale)
+
+
+def listen(interaction: discord.Interaction) -> None:
+    """Word everything this interaction's handler says privately in the user's language (for
+    the rest of the handler's task; public posts switch to the game's with ``speak``)."""
+    use(translations(user_language(interaction)))
 
 
 class CatalogTranslator(app_commands.Translator):
@@ -41,7 +49,7 @@ class CatalogTranslator(app_commands.Translator):
     async def translate(
         self, string: app_commands.locale_str, locale: discord.Locale, context: app_commands.TranslationContext
     ) -> str | None:
-        language = LANGUAGES.get(locale)
-        if language is None:
+        language = language_of(locale)
+        if language == "en":
             return None
-        return catalog(language).get(string.message)
+        return translations(language, "commands").gettext(string.message)

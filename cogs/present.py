@@ -14,22 +14,30 @@ from datetime import datetime
 
 import discord
 
+from cogs.i18n import game_language, speak
+from engine.language import N_, _, ngettext
 from engine.words import tile_name
+from locales import LANGUAGES
 from renderer.palette import PLAYER_NAMES
 from service import TurnView
 from storage.store import GameRow
 
+# The sets' names (English here: the slash command's choices; ``set_name`` words them for a message).
 SET_NAMES = {
-    "base": "Base game",
-    "river1": "The River",
-    "river2": "The River II",
-    "castles": "Castles in Germany",
-    "ferries": "The Ferries",
-    "wheel": "The Wheel of Fortune",
-    "toll": "The Tollkeepers",
+    "base": N_("Base game"),
+    "river1": N_("The River"),
+    "river2": N_("The River II"),
+    "castles": N_("Castles in Germany"),
+    "ferries": N_("The Ferries"),
+    "wheel": N_("The Wheel of Fortune"),
+    "toll": N_("The Tollkeepers"),
 }
-# In seat order, as the pictures draw them (renderer.palette.PLAYERS).
+# In seat order, as the pictures draw them (renderer.palette.PLAYERS); ``colour_name`` words them.
 COLOUR_NAMES = tuple(PLAYER_NAMES)
+_COLOUR_WORDS = {
+    "red": N_("red"), "blue": N_("blue"), "yellow": N_("yellow"),
+    "green": N_("green"), "black": N_("black"), "white": N_("white"),
+}  # fmt: skip
 COLOUR_SQUARES = tuple({"red": "🟥", "blue": "🟦", "yellow": "🟨", "green": "🟩", "black": "⬛", "white": "⬜"}
                        .get(name, "●") for name in PLAYER_NAMES)  # fmt: skip
 MAX_MESSAGE = 2000
@@ -73,8 +81,20 @@ def mention(user_id: str | None, fallback: str) -> str:
     return f"<@{user_id}>" if is_snowflake(user_id) else safe(fallback)
 
 
+def set_name(name: str) -> str:
+    """A set's name in the language spoken (user text escaped if it is no set)."""
+    return _(SET_NAMES[name]) if name in SET_NAMES else safe(name, 20)
+
+
+def colour_name(seat: int) -> str:
+    """The colour of a seat, in the language spoken."""
+    name = COLOUR_NAMES[seat % len(COLOUR_NAMES)]
+    return _(_COLOUR_WORDS.get(name, name))
+
+
 def timestamp(t: datetime | None, style: str = "R") -> str:
-    return f"<t:{int(t.timestamp())}:{style}>" if t else "no time limit"
+    """A Discord timestamp (each reader's client shows it in their own language and time zone)."""
+    return f"<t:{int(t.timestamp())}:{style}>" if t else _("no time limit")
 
 
 def colour_of(view: TurnView, name: str) -> str:
@@ -83,7 +103,7 @@ def colour_of(view: TurnView, name: str) -> str:
     if name not in names:
         return ""
     i = names.index(name) % len(COLOUR_NAMES)
-    return f"{COLOUR_SQUARES[i]} {COLOUR_NAMES[i]}"
+    return f"{COLOUR_SQUARES[i]} {colour_name(i)}"
 
 
 def scores_line(view: TurnView) -> str:
@@ -91,16 +111,36 @@ def scores_line(view: TurnView) -> str:
 
 
 def lobby_embed(row: GameRow) -> discord.Embed:
+    """The lobby message (public: in the game's language)."""
+    with speak(game_language(row)):
+        return _lobby_embed(row)
+
+
+def _lobby_embed(row: GameRow) -> discord.Embed:
     opts = row.options
     limit = int(opts.get("turn_limit", 0) or 0)
-    embed = discord.Embed(title=f"Carcassonne — game #{row.id}", colour=0x8DBF5A)
-    sets = ", ".join(SET_NAMES.get(s, safe(s, 20)) for s in opts.get("sets", ["base"]))
-    embed.add_field(name="Sets", value=clip(sets, 1024), inline=False)
-    seated = "\n".join(f"• {safe(s.name, 40)}{' (computer)' if s.is_ai else ''}" for s in row.seats) or "nobody yet"
-    embed.add_field(name=f"Players ({len(row.seats)}/{opts.get('max_players', '?')})", value=clip(seated, 1024))
-    rules = f"{limit // 3600} h per turn" if limit >= 3600 else (f"{limit // 60} min per turn" if limit else "no limit")
-    policy = "the turn is skipped" if opts.get("timeout_policy") == "skip" else "the player forfeits"
-    embed.add_field(name="Turn limit", value=f"{rules}; then {policy}", inline=True)
+    embed = discord.Embed(title=_("Carcassonne — game #{id}").format(id=row.id), colour=0x8DBF5A)
+    sets = ", ".join(set_name(s) for s in opts.get("sets", ["base"]))
+    embed.add_field(name=_("Sets"), value=clip(sets, 1024), inline=False)
+    seated = "\n".join(f"• {safe(s.name, 40)}" + (_(" (computer)") if s.is_ai else "") for s in row.seats) or _(
+        "nobody yet"
+    )
+    embed.add_field(
+        name=_("Players ({seated}/{most})").format(seated=len(row.seats), most=opts.get("max_players", "?")),
+        value=clip(seated, 1024),
+    )
+    if limit >= 3600:
+        rules = ngettext("{n} hour per turn", "{n} hours per turn", limit // 3600).format(n=limit // 3600)
+    elif limit:
+        rules = ngettext("{n} minute per turn", "{n} minutes per turn", limit // 60).format(n=limit // 60)
+    else:
+        rules = _("no limit")
+    if opts.get("timeout_policy") == "skip":
+        limit_text = _("{limit}; then the turn is skipped").format(limit=rules)
+    else:
+        limit_text = _("{limit}; then the player forfeits").format(limit=rules)
+    embed.add_field(name=_("Turn limit"), value=limit_text, inline=True)
+    embed.add_field(name=_("Language"), value=LANGUAGES.get(game_language(row), "English"), inline=True)
     if "castles" in opts.get("sets", []):
         if opts.get("castles") == "chosen":
             chosen = opts.get("castle_choices", {})
@@ -109,13 +149,18 @@ def lobby_embed(row: GameRow) -> discord.Embed:
                 for s in row.seats
                 if not s.is_ai
             ]
-            embed.add_field(name="Castles (chosen)", value=clip("\n".join(picks) or "—", 1024), inline=False)
+            embed.add_field(name=_("Castles (chosen)"), value=clip("\n".join(picks) or "—", 1024), inline=False)
         else:
-            embed.add_field(name="Castles", value="dealt at the start", inline=False)
+            embed.add_field(name=_("Castles"), value=_("dealt at the start"), inline=False)
     if row.league_id is not None:
-        embed.add_field(name="League", value="a rated league game: members only, no computer players", inline=False)
-    status = {"lobby": "Waiting for players", "active": "Playing", "finished": "Finished", "aborted": "Aborted"}
-    embed.set_footer(text=status.get(row.status, row.status))
+        embed.add_field(
+            name=_("League"), value=_("a rated league game: members only, no computer players"), inline=False
+        )
+    status = {
+        "lobby": N_("Waiting for players"), "active": N_("Playing"),
+        "finished": N_("Finished"), "aborted": N_("Aborted"),
+    }  # fmt: skip
+    embed.set_footer(text=_(status[row.status]) if row.status in status else row.status)
     return embed
 
 
@@ -132,19 +177,24 @@ def turn_content(view: TurnView, lines: list[str]) -> str:
     """The turn message: what just happened, whose turn it is (colour), scores, deadline."""
     text = event_lines(lines)
     if view.finished:
-        return clip(text or "The game is over.")
+        return clip(text or _("The game is over."))
     question = view.question
     name = view.player or "?"
     who = mention(view.user_id, name)
     colour = colour_of(view, name)
     if question is not None and question.kind == "tile" and view.tile:
-        ask = f"place a **{tile_name(view.tile)}** ({view.bag_left} tiles left in the bag)"
+        ask = ngettext(
+            "place **{tile}** ({n} tile left in the bag)", "place **{tile}** ({n} tiles left in the bag)", view.bag_left
+        ).format(tile=tile_name(view.tile, article=True), n=view.bag_left)
     elif question is not None:
         ask = question.prompt
     else:
-        ask = "play"
-    deadline = f" Ends {timestamp(view.deadline)}." if view.deadline else ""
-    head = f"**Turn {view.turn}** — {who} ({colour}): {ask}.{deadline}\n{scores_line(view)}"
+        ask = _("play")
+    deadline = " " + _("Ends {when}.").format(when=timestamp(view.deadline)) if view.deadline else ""
+    head = _("**Turn {turn}** — {player} ({colour}): {question}.").format(
+        turn=view.turn, player=who, colour=colour, question=ask
+    )
+    head += f"{deadline}\n{scores_line(view)}"
     return clip((text + "\n\n" if text else "") + head)
 
 
@@ -153,9 +203,9 @@ def final_content(view: TurnView, lines: list[str]) -> str:
         f"{i}. {COLOUR_SQUARES[list(view.scores).index(name) % 6]} **{safe(name, 40)}** — {score}"
         for i, (name, score) in enumerate(sorted(view.scores.items(), key=lambda kv: -kv[1]), start=1)
     )
-    return clip(event_lines(lines, 1500) + f"\n\n**Final scores**\n{table}")
+    return clip(event_lines(lines, 1500) + "\n\n**" + _("Final scores") + f"**\n{table}")
 
 
 def seat_line(names: list[str]) -> str:
     """ "🟥 Ann (red), 🟦 Bob (blue)": who has which colour, in seat order."""
-    return ", ".join(f"{COLOUR_SQUARES[i % 6]} {safe(n, 40)} ({COLOUR_NAMES[i % 6]})" for i, n in enumerate(names))
+    return ", ".join(f"{COLOUR_SQUARES[i % 6]} {safe(n, 40)} ({colour_name(i)})" for i, n in enumerate(names))

@@ -20,7 +20,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from engine.tiles import CITY, DIRS, DX, DY, FIELD, TERRAIN_NAME, CellInfo, RotatedTile, TileType, key_demand
+from engine.language import _
+from engine.tiles import CITY, DX, DY, FIELD, TERRAIN_NAME, CellInfo, RotatedTile, TileType, key_demand
+from engine.words import DIRECTION_WORDS, direction
 
 NEIGHBOURS8 = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
 AREA_KINDS = ("cloister", "castle")
@@ -219,7 +221,7 @@ class Board:
         rt = tile.rotations[rot // 90]
         for dx, dy in rt.offsets:
             if (x + dx, y + dy) in self.cells:
-                return f"({x + dx}, {y + dy}) is already taken"
+                return _("{cell} is already taken").format(cell=f"({x + dx}, {y + dy})")
         touches = False
         for ci, (dx, dy) in enumerate(rt.offsets):
             cx, cy = x + dx, y + dy
@@ -231,12 +233,14 @@ class Board:
                 touches = True
                 have = rt.terrain[ci][d]
                 if have != need:
-                    return (
-                        f"the {DIRS[d]} edge of ({cx}, {cy}) would be {TERRAIN_NAME[have]}, "
-                        f"but its neighbour at ({cx + DX[d]}, {cy + DY[d]}) has {TERRAIN_NAME[need]} there"
-                    )
+                    return _(
+                        "the {side} edge of {cell} would be {have}, but its neighbour at {other} has {need} there"
+                    ).format(
+                        side=direction(DIRECTION_WORDS[d]), cell=f"({cx}, {cy})", have=_(TERRAIN_NAME[have]),
+                        other=f"({cx + DX[d]}, {cy + DY[d]})", need=_(TERRAIN_NAME[need]),
+                    )  # fmt: skip
         if not touches:
-            return f"({x}, {y}) does not touch any placed tile"
+            return _("{cell} does not touch any placed tile").format(cell=f"({x}, {y})")
         return None
 
     def fitting_placements(self, tile: TileType) -> dict[Cell, tuple[int, ...]]:

@@ -22,10 +22,11 @@ from engine.board import AREA_KINDS, Board
 from engine.catalog import BASE_START, SET_TILES, TILE_TYPES, expand, tile_set
 from engine.expansions import HOOKS, Expansion, overridden
 from engine.expansions.registry import EXPANSIONS, event_owner, expansion_classes
+from engine.language import N_, _, ngettext, sentence
 from engine.moves import BadSetup, Event, IllegalMove, Move, Option, Question
 from engine.steps import FigureOption, Step
 from engine.tiles import TileType
-from engine.words import cell, feature_phrase, names, plural, role, tile_name
+from engine.words import cell, feature_phrase, feature_word, names, role, tile_name
 
 FOLLOWERS = 7
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -47,10 +48,10 @@ def check_sets(sets: list[str]) -> list[str]:
     unknown = [s for s in sets if s not in known]
     if unknown:
         shown = str(unknown[0])[:40]
-        raise BadSetup(f"unknown set {shown!r}; the sets are {', '.join(known)}")
+        raise BadSetup(_("unknown set {name!r}; the sets are {sets}").format(name=shown, sets=", ".join(known)))
     classes = expansion_classes(sets)
     if BASE_SET not in sets and not any(cls.land_tiles for cls in classes):
-        raise BadSetup("a game needs the base game or The Wheel of Fortune for its land tiles")
+        raise BadSetup(_("a game needs the base game or The Wheel of Fortune for its land tiles"))
     for cls in classes:
         problem = cls.conflict(sets)
         if problem:
@@ -143,16 +144,20 @@ class PlaceTile(Step):
         ]
 
     def prompt(self, game: Game) -> str:
-        return f"place the drawn tile ({tile_name(game.drawn.id)})" if game.drawn else "place the drawn tile"
+        if game.drawn is None:
+            return _("place the drawn tile")
+        return _("place the drawn tile ({tile})").format(tile=tile_name(game.drawn.id))
 
     def label(self, game: Game, move: Move) -> str:
-        return f"{cell(move['x'], move['y'])} turned {move['rot']}°"
+        return _("{cell} turned {degrees}°").format(cell=cell(move["x"], move["y"]), degrees=move["rot"])
 
     def check(self, game: Game, move: Move) -> None:
         tile = game.drawn
         assert tile is not None
         if move.get("tile") not in (None, tile.id):
-            raise IllegalMove(f"the drawn tile is {tile.id}, not {str(move.get('tile'))[:40]}")
+            raise IllegalMove(
+                _("the drawn tile is {tile}, not {other}").format(tile=tile.id, other=str(move.get("tile"))[:40])
+            )
         game.check_placement(tile, move)
 
     def play(self, game: Game, move: Move, events: list[Event]) -> bool:
@@ -217,10 +222,10 @@ class PlaceFigure(Step):
         return moves
 
     def pass_label(self, game: Game) -> str | None:
-        return "no figure this turn"
+        return _("no figure this turn")
 
     def prompt(self, game: Game) -> str:
-        return "place a figure or pass"
+        return _("place a figure or pass")
 
     def _extra(self, game: Game, move: Move) -> FigureOption | None:
         return next((o for o in game._figure_extras if o.owns(move)), None)
@@ -232,8 +237,11 @@ class PlaceFigure(Step):
         node = game._target_node(move)
         p = game.board.placement_of(node)
         where = feature_phrase(p.tile, p.rot, node - p.first_node)
-        text = f"{role(game.board.kind[node])} on {where}"
-        return text + (f" at {cell(move['x'], move['y'])}" if "x" in move and p.tile.multi_cell else "")
+        if "x" in move and p.tile.multi_cell:
+            return _("{role} on {feature} at {cell}").format(
+                role=role(game.board.kind[node]), feature=where, cell=cell(move["x"], move["y"])
+            )
+        return _("{role} on {feature}").format(role=role(game.board.kind[node]), feature=where)
 
     def check(self, game: Game, move: Move) -> None:
         if move["type"] == "pass":
@@ -247,8 +255,8 @@ class PlaceFigure(Step):
         node = game._target_node(move)
         if node not in game._figure_options:
             if game.supply[game.current] == 0:
-                raise IllegalMove("you have no follower left in your supply")
-            raise IllegalMove(f"{str(move.get('at'))[:40]} already has a follower on its feature")
+                raise IllegalMove(_("you have no follower left in your supply"))
+            raise IllegalMove(_("{place} already has a follower on its feature").format(place=str(move.get("at"))[:40]))
         game._checked_node = (move, node)  # play() follows with the same move: no second look-up
 
     def play(self, game: Game, move: Move, events: list[Event]) -> bool:
@@ -342,9 +350,13 @@ class Game:
     ) -> None:
         if not isinstance(players, list | tuple) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
             count = len(players) if isinstance(players, list | tuple) else "no"
-            raise BadSetup(f"a game takes {MIN_PLAYERS} to {MAX_PLAYERS} players, not {count}")
+            raise BadSetup(
+                _("a game takes {min} to {max} players, not {count}").format(
+                    min=MIN_PLAYERS, max=MAX_PLAYERS, count=count
+                )
+            )
         if not all(isinstance(p, str) and p for p in players) or len(set(players)) != len(players):
-            raise BadSetup("player names must be distinct, non-empty strings")
+            raise BadSetup(_("player names must be distinct, non-empty strings"))
         self.players = list(players)
         self.sets = check_sets(list(sets))
         self.seed = seed
@@ -562,12 +574,14 @@ class Game:
         Raises IllegalMove (and changes nothing) if the move is not legal now.
         """
         if self.finished:
-            raise IllegalMove("the game is over")
+            raise IllegalMove(_("the game is over"))
         if not isinstance(move, dict) or not isinstance(move.get("type"), str):
-            raise IllegalMove('a move is an object with a "type"')
+            raise IllegalMove(_('a move is an object with a "type"'))
         who = move.get("player")
         if who is not None and who != self.players[self.actor]:
-            raise IllegalMove(f"it is {self.players[self.actor]}'s turn, not {str(who)[:40]}'s")
+            raise IllegalMove(
+                _("it is {player}'s turn, not {other}'s").format(player=self.players[self.actor], other=str(who)[:40])
+            )
         step = self.chain[self._index]
         mtype = move["type"]
         if mtype not in step.move_types and not self._answers(step, move):
@@ -594,18 +608,20 @@ class Game:
         known = {t for s in self.chain for t in s.move_types} | {"pass"}
         known |= {t for o in self._figure_extras for t in o.move_types}
         if mtype not in known:
-            return f"unknown move type {mtype[:40]!r} in this game"
-        return f"a {mtype[:40]!r} move is not possible now: {self.players[self.actor]} must {step.prompt(self)}"
+            return _("unknown move type {type!r} in this game").format(type=mtype[:40])
+        return _("a {type!r} move is not possible now: {player} must {question}").format(
+            type=mtype[:40], player=self.players[self.actor], question=step.prompt(self)
+        )
 
     def check_placement(self, tile: TileType, move: Move) -> tuple[int, int, int]:
         """(x, y, rot) of a move placing ``tile``, if the rules allow it; else IllegalMove."""
         x, y, rot = move.get("x"), move.get("y"), move.get("rot")
         if type(x) is not int or type(y) is not int or type(rot) is not int:  # no bool, float or text
-            raise IllegalMove('a placement needs whole numbers "x", "y" and "rot"')
+            raise IllegalMove(_('a placement needs whole numbers "x", "y" and "rot"'))
         if rot not in (0, 90, 180, 270):
-            raise IllegalMove("rot must be 0, 90, 180 or 270")
+            raise IllegalMove(_("rot must be 0, 90, 180 or 270"))
         if not self.board.fits(tile, x, y, rot):
-            raise IllegalMove(self.board.mismatch(tile, x, y, rot) or "the tile does not fit there")
+            raise IllegalMove(self.board.mismatch(tile, x, y, rot) or _("the tile does not fit there"))
         for hook in self._hooks["placement_problem"]:
             problem = hook(self, tile, x, y, rot)
             if problem:
@@ -626,28 +642,30 @@ class Game:
         p = self.board.placements[self.placement]  # type: ignore[index]
         at = move.get("at")
         if not isinstance(at, str):
-            raise IllegalMove('a meeple move needs "at", e.g. "road:E", "city:N", "field:NNE" or "cloister"')
+            raise IllegalMove(_('a meeple move needs "at", e.g. "road:E", "city:N", "field:NNE" or "cloister"'))
         node = self.node_at(move.get("x", p.x), move.get("y", p.y), at, only=self.placement)
         if self.board.kind[node] not in FOLLOWER_KINDS:
-            raise IllegalMove("followers may not stand on the river")
+            raise IllegalMove(_("followers may not stand on the river"))
         return node
 
     def node_at(self, x: Any, y: Any, at: str, only: int | None = None) -> int:
         """The node a target name ("road:E", "castle"...) names on the tile at (x, y);
         with ``only``, that cell must belong to that placement."""
         if type(x) is not int or type(y) is not int:
-            raise IllegalMove('"x" and "y" must be whole numbers')
+            raise IllegalMove(_('"x" and "y" must be whole numbers'))
         placed = self.board.cells.get((x, y))
         if placed is None or (only is not None and placed[0] != only):
-            what = "the tile you just placed" if only is not None else "a placed tile"
-            raise IllegalMove(f"({x}, {y}) is not a cell of {what}")
+            if only is not None:
+                raise IllegalMove(_("{cell} is not a cell of the tile you just placed").format(cell=cell(x, y)))
+            raise IllegalMove(_("{cell} is not a cell of a placed tile").format(cell=cell(x, y)))
         p = self.board.placements[placed[0]]
         rt = p.tile.rotations[p.rot // 90]
         ci = rt.offsets.index((x - p.x, y - p.y))
         si = rt.targets.get((ci, at))
         if si is None:
-            where = "the tile you just placed" if only is not None else f"the tile at ({x}, {y})"
-            raise IllegalMove(f"{where} has no {at[:40]!r} there")
+            if only is not None:
+                raise IllegalMove(_("the tile you just placed has no {place!r} there").format(place=at[:40]))
+            raise IllegalMove(_("the tile at {cell} has no {place!r} there").format(cell=cell(x, y), place=at[:40]))
         return p.first_node + si
 
     def _put_follower(self, player: int, node: int, events: list[Event]) -> None:
@@ -668,7 +686,9 @@ class Game:
         """A node in words: "the road running west–east at (1, 0)"."""
         p = self.board.placement_of(node)
         where = self.describe_node(node)
-        return f"{feature_phrase(p.tile, p.rot, node - p.first_node)} at {cell(where['x'], where['y'])}"
+        return _("{feature} at {cell}").format(
+            feature=feature_phrase(p.tile, p.rot, node - p.first_node), cell=cell(where["x"], where["y"])
+        )
 
     def must_draw(self) -> bool:
         """True while the player to move has no alternative to drawing (the river phase)."""
@@ -694,7 +714,7 @@ class Game:
     def majority(self, root: int) -> list[int]:
         """Players with the most followers on a feature (all tied ones)."""
         counts: dict[int, int] = {}
-        for player, _ in self.board.followers[root] or ():
+        for player, _count in self.board.followers[root] or ():
             counts[player] = counts.get(player, 0) + 1
         if not counts:
             return []
@@ -720,7 +740,7 @@ class Game:
         }
         if not final:
             returned = []
-            for player, _ in board.clear_followers(root):
+            for player, _count in board.clear_followers(root):
                 self.supply[player] += 1
                 returned.append(self.players[player])
             event["returned"] = returned
@@ -772,48 +792,91 @@ class Game:
 
         game, _events, error = load(record)
         if error is not None:
-            raise IllegalMove(f"move {error[0]}: {error[1]}")
+            raise IllegalMove(_("move {n}: {error}").format(n=error[0], error=error[1]))
         return game
 
 
 # ---------------------------------------------------------------------- wording
+_COMPLETED = {
+    "road": N_("a completed road"), "city": N_("a completed city"),
+    "cloister": N_("a completed cloister"), "castle": N_("a completed castle"),
+}  # fmt: skip
+_UNFINISHED = {
+    "road": N_("an unfinished road"), "city": N_("an unfinished city"),
+    "cloister": N_("an unfinished cloister"), "castle": N_("an unfinished castle"),
+}  # fmt: skip
+
+
 def _describe_core(event: Event) -> str | None:
     kind = event["type"]
     if kind == "tile_drawn":
-        return f"{event['player']} draws a {tile_name(event['tile'])}."
+        return _("{player} draws {tile}.").format(player=event["player"], tile=tile_name(event["tile"], article=True))
     if kind == "tile_placed":
-        return f"{event['player']} placed a {tile_name(event['tile'])} at {cell(event['x'], event['y'])}."
+        return _("{player} placed {tile} at {cell}.").format(
+            player=event["player"], tile=tile_name(event["tile"], article=True), cell=cell(event["x"], event["y"])
+        )
     if kind == "meeple_placed":
-        feature, _, _side = event["at"].partition(":")
-        where = f" at {cell(event['x'], event['y'])}" if "x" in event else ""
-        return f"{event['player']} put a {role(feature)} on the {feature}{where}."
+        feature = event["at"].partition(":")[0]
+        if "x" in event:
+            return _("{player} put a {role} on {feature} at {cell}.").format(
+                player=event["player"], role=role(feature), feature=feature_word(feature),
+                cell=cell(event["x"], event["y"]),
+            )  # fmt: skip
+        return _("{player} put a {role} on {feature}.").format(
+            player=event["player"], role=role(feature), feature=feature_word(feature)
+        )
     if kind == "tile_discarded":
-        return f"A {tile_name(event['tile'])} fits nowhere: it leaves the game and another tile is drawn."
+        return sentence(
+            _("{tile} fits nowhere: it leaves the game and another tile is drawn.").format(
+                tile=tile_name(event["tile"], article=True)
+            )
+        )
     if kind == "scored":
-        points = event["points"]
-        when = "Final scoring: " if event["final"] else ""
-        feature = event["feature"]
-        what = "a completed " + feature if not event["final"] else "an unfinished " + feature
-        if feature == "field":
-            what = "a field"
-        if not points:
-            return f"{when}{what.capitalize()} scores for nobody (no follower on it)."
-        if len(points) == 1:
-            ((name, value),) = points.items()
-            return f"{when}{name} scores {plural(value, 'point')} for {what}."
-        value = next(iter(points.values()))
-        return f"{when}{names(list(points))} score {plural(value, 'point')} each for {what} they share."
+        return _scored(event)
     if kind == "turn_ended":
-        after = f" {event['next']} plays next." if event.get("next") else ""
-        return f"End of {event['player']}'s turn {event['turn']}.{after}"
+        if event.get("next"):
+            return _("End of {player}'s turn {turn}. {next} plays next.").format(
+                player=event["player"], turn=event["turn"], next=event["next"]
+            )
+        return _("End of {player}'s turn {turn}.").format(player=event["player"], turn=event["turn"])
     if kind == "game_over":
         scores, winners = event["scores"], event["winners"]
         best = scores[winners[0]]
         table = ", ".join(f"{n} {s}" for n, s in sorted(scores.items(), key=lambda kv: -kv[1]))
         if len(winners) == 1:
-            return f"Game over: {winners[0]} wins with {best}. ({table})"
-        return f"Game over: {names(winners)} share the win with {best}. ({table})"
+            return _("Game over: {player} wins with {points}. ({table})").format(
+                player=winners[0], points=best, table=table
+            )
+        return _("Game over: {players} share the win with {points}. ({table})").format(
+            players=names(winners), points=best, table=table
+        )
     return None
+
+
+def _scored(event: Event) -> str:
+    points = event["points"]
+    feature = event["feature"]
+    if feature == "field":
+        what = _("a field")
+    elif event["final"]:
+        what = _(_UNFINISHED.get(feature, N_("an unfinished feature")))
+    else:
+        what = _(_COMPLETED.get(feature, N_("a completed feature")))
+    if not points:
+        text = sentence(_("{feature} scores for nobody (no follower on it).").format(feature=what))
+    elif len(points) == 1:
+        ((name, value),) = points.items()
+        text = ngettext(
+            "{player} scores {n} point for {feature}.", "{player} scores {n} points for {feature}.", value
+        ).format(player=name, n=value, feature=what)
+    else:
+        value = next(iter(points.values()))
+        text = ngettext(
+            "{players} score {n} point each for {feature} they share.",
+            "{players} score {n} points each for {feature} they share.",
+            value,
+        ).format(players=names(list(points)), n=value, feature=what)
+    return _("Final scoring: {text}").format(text=text) if event["final"] else text
 
 
 #: events that only say what the next message says anyway (front ends may leave them out)

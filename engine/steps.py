@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.language import _
 from engine.moves import Event, IllegalMove, Move
 
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ class Step:
 
     def prompt(self, game: Game) -> str:
         """The question in words, e.g. "place the drawn tile"."""
-        return f"answer the {self.name} step"
+        return _("answer the {step} step").format(step=self.name)
 
     def label(self, game: Game, move: Move) -> str:
         """How one of this step's moves reads in a list of options."""
@@ -58,7 +59,11 @@ class Step:
     def check(self, game: Game, move: Move) -> None:
         """Raise IllegalMove unless ``move`` is a legal move of this step now."""
         if move["type"] == "pass" and self.pass_label(game) is None:
-            raise IllegalMove(f"you cannot pass now: {game.players[game.actor]} must {self.prompt(game)}")
+            raise IllegalMove(
+                _("you cannot pass now: {player} must {question}").format(
+                    player=game.players[game.actor], question=self.prompt(game)
+                )
+            )
 
     def play(self, game: Game, move: Move, events: list[Event]) -> bool:
         """Play a checked move; True when the step is done (False: it asks again)."""

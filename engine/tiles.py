@@ -19,6 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
+from engine.language import N_
+
 # Directions: index = clockwise quarter turns from north. y grows south.
 DIRS = "NESW"
 DX = (0, 1, 0, -1)
@@ -29,7 +31,7 @@ HALF_INDEX = {h: i for i, h in enumerate(HALVES)}
 # Terrain codes (small ints so that edge constraints are cheap tuples).
 NONE, FIELD, ROAD, CITY, RIVER = 0, 1, 2, 3, 4
 TERRAIN_CODE = {"X": NONE, "F": FIELD, "R": ROAD, "C": CITY, "I": RIVER}
-TERRAIN_NAME = {NONE: "nothing", FIELD: "a field", ROAD: "a road", CITY: "a city", RIVER: "a river"}
+TERRAIN_NAME = {NONE: N_("nothing"), FIELD: N_("a field"), ROAD: N_("a road"), CITY: N_("a city"), RIVER: N_("a river")}
 
 DECORATIONS = ("farmhouse", "stable", "garden", "highwayman", "travellers")
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from engine import Game
+from engine.language import _, ngettext
 from engine.tiledata.wheel import SECTORS
 from renderer import figures
 from renderer import palette as pal
@@ -72,8 +73,8 @@ class Frame:
 
 def frame_for(cells: list[Cell], cell: int | None = None) -> Frame:
     """A frame around ``cells`` plus one ring of empty cells."""
-    xs = [x for x, _ in cells]
-    ys = [y for _, y in cells]
+    xs = [x for x, _unused in cells]
+    ys = [y for _unused, y in cells]
     min_x, min_y = min(xs) - 1, min(ys) - 1
     cols, rows = max(xs) - min_x + 2, max(ys) - min_y + 2
     if cell is None:
@@ -88,8 +89,8 @@ def region_cells(game: Game, region: Region) -> list[Cell]:
     if isinstance(region, str):
         if region not in QUADRANTS:
             raise ValueError(f"unknown region {region!r}: use a cell or one of {', '.join(QUADRANTS)}")
-        xs = [x for x, _ in placed]
-        ys = [y for _, y in placed]
+        xs = [x for x, _unused in placed]
+        ys = [y for _unused, y in placed]
         mid_x, mid_y = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
         # Each half overlaps the middle by one cell, so nothing at the seam is lost.
         x0, x1 = (min(xs), math.ceil(mid_x)) if region[1] == "w" else (math.floor(mid_x), max(xs))
@@ -123,8 +124,8 @@ def render_board(
     if frame is None:
         if region is not None:
             area = region_cells(game, region)
-            xs = [x for x, _ in area]
-            ys = [y for _, y in area]
+            xs = [x for x, _unused in area]
+            ys = [y for _unused, y in area]
             cols, rows = max(xs) - min(xs) + 1, max(ys) - min(ys) + 1
             cell = max(MIN_CELL, min(MAX_CELL, TARGET_SIDE // max(cols, rows)))
             frame = Frame(min(xs), min(ys), cols, rows, cell, max(24, cell * 2 // 5))
@@ -151,14 +152,14 @@ def turn_frame(game: Game, legal: dict[Cell, str] | None) -> tuple[Frame, int]:
     placements = game.board.placements
     last = list(placements[-1].cells) if len(placements) > 1 else [(0, 0)]
     wanted = list(legal or ()) + last
-    xs = [x for x, _ in wanted]
-    ys = [y for _, y in wanted]
+    xs = [x for x, _unused in wanted]
+    ys = [y for _unused, y in wanted]
     # One ring of context around what is wanted, when it fits.
     cols = min(TURN_MAX_COLS, max(xs) - min(xs) + 3)
     rows = min(TURN_MAX_ROWS, max(ys) - min(ys) + 3)
     cols, rows = max(cols, 5), max(rows, 4)
-    lx = sum(x for x, _ in last) / len(last)
-    ly = sum(y for _, y in last) / len(last)
+    lx = sum(x for x, _unused in last) / len(last)
+    ly = sum(y for _unused, y in last) / len(last)
     best = None
     for x0 in range(min(xs) - 1, max(xs) + 2 - cols + 1):
         for y0 in range(min(ys) - 1, max(ys) + 2 - rows + 1):
@@ -173,7 +174,7 @@ def turn_frame(game: Game, legal: dict[Cell, str] | None) -> tuple[Frame, int]:
         y0 = (min(ys) + max(ys)) // 2 - rows // 2
         shown = len(legal or ())
     else:
-        _, x0, y0, shown = best
+        _unused, x0, y0, shown = best
     text = TURN_TEXT
     margin = int(text * 2.1)  # room for "-12" on the left
     far = int(8 * TURN_SCALE)
@@ -192,7 +193,7 @@ def render_turn(game: Game, legal: dict[Cell, str] | None = None) -> Image.Image
     frame, left_out = turn_frame(game, legal)
     shown = {c: v for c, v in (legal or {}).items() if frame.contains(*c)}
     img = draw_area(game, frame, shown, game.board.placements, True, figures_too=True, both_sides=False)
-    note = f"+{left_out} more cells: /carc board" if left_out else ""
+    note = _("+{n} more cells: /carc board").format(n=left_out) if left_out else ""
     return with_legend(img, game, TURN_TEXT, note=note, pad=int(6 * TURN_SCALE))
 
 
@@ -303,7 +304,12 @@ def with_legend(img: Image.Image, game: Game, text: int, note: str = "", pad: in
     entry_w = int(row * 1.6 + widest + row)
     per_row = max(1, min(len(lines), (img.width - 2 * pad) // entry_w))
     n_rows = math.ceil(len(lines) / per_row)
-    status = "game over" if game.finished else f"turn {game.turn} · {game.bag_left} tiles left"
+    if game.finished:
+        status = _("game over")
+    else:
+        status = ngettext("turn {turn} · {n} tile left", "turn {turn} · {n} tiles left", game.bag_left).format(
+            turn=game.turn, n=game.bag_left
+        )
     heads = [status + (f" · {note}" if note else "")]
     if text_stamp(heads[0], text)[0].width > img.width - 2 * pad:
         heads = [status, note]  # too wide for one line: the note gets its own

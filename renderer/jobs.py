@@ -14,7 +14,9 @@ from collections import OrderedDict
 from typing import Any
 
 from engine import Game, IllegalMove
+from engine.language import speaking
 from engine.record import load
+from locales import translations
 from renderer.board import png_bytes, render_board, render_turn
 from renderer.preview import render_preview
 from renderer.summary import render_final
@@ -93,28 +95,34 @@ def _cells(legal: dict[str, str] | None) -> dict[tuple[int, int], str] | None:
     return out
 
 
-def turn_png(record: dict[str, Any], legal: dict[str, str] | None) -> bytes:
+# Each job takes ``language``: the words inside the picture (legend, notes, labels) are in it.
+def turn_png(record: dict[str, Any], legal: dict[str, str] | None, *, language: str = "en") -> bytes:
     """The turn picture (``render_turn``); ``legal`` maps "x,y" to a cell label."""
-    return png_bytes(render_turn(game_of(record), _cells(legal)))
+    with speaking(translations(language)):
+        return png_bytes(render_turn(game_of(record), _cells(legal)))
 
 
-def board_png(record: dict[str, Any], region: Any = None) -> bytes:
+def board_png(record: dict[str, Any], region: Any = None, *, language: str = "en") -> bytes:
     """The full board, or a region: "nw"/"ne"/"sw"/"se", [x, y] or [x, y, radius]."""
     if isinstance(region, list):
         region = tuple(region)
-    return png_bytes(render_board(game_of(record), region=region))
+    with speaking(translations(language)):
+        return png_bytes(render_board(game_of(record), region=region))
 
 
-def preview_png(record: dict[str, Any], x: int, y: int, castle: str | None = None) -> bytes:
+def preview_png(record: dict[str, Any], x: int, y: int, castle: str | None = None, *, language: str = "en") -> bytes:
     """The drawn tile (or a castle of the player's hand) at (x, y) in each legal rotation."""
-    return png_bytes(render_preview(game_of(record), x, y, castle=castle))
+    with speaking(translations(language)):
+        return png_bytes(render_preview(game_of(record), x, y, castle=castle))
 
 
-def final_png(record: dict[str, Any]) -> bytes:
+def final_png(record: dict[str, Any], *, language: str = "en") -> bytes:
     """The final board with the score chart."""
-    return png_bytes(render_final(game_of(record)))
+    with speaking(translations(language)):
+        return png_bytes(render_final(game_of(record)))
 
 
-def replay_gif(record: dict[str, Any]) -> bytes:
+def replay_gif(record: dict[str, Any], *, language: str = "en") -> bytes:
     """The animated replay of the game."""
-    return _replay_gif(record)
+    with speaking(translations(language)):
+        return _replay_gif(record)

@@ -12,6 +12,7 @@ from PIL import Image, ImageDraw
 
 from engine import Game
 from engine.catalog import TILE_TYPES
+from engine.language import _
 from engine.tiles import TileType
 from renderer import palette as pal
 from renderer.tile_art import font, spots, tile_image
@@ -83,7 +84,7 @@ def spread(points: list[tuple[float, float]], gap: float, box: tuple[float, floa
     """Move circles of diameter ``gap`` apart until none overlaps, staying inside ``box``."""
     pts = [list(p) for p in points]
     x0, y0, x1, y1 = box
-    for _ in range(60):
+    for _unused in range(60):
         moved = False
         for i in range(len(pts)):
             for j in range(i + 1, len(pts)):
@@ -144,10 +145,16 @@ def _candidate(game: Game, placement: dict, s: int) -> Image.Image:
     draw.rectangle([ox, oy, ox + art.width - 1, oy + art.height - 1], outline=pal.LAST_PLACED, width=max(3, s // 24))
     f = font(number_font(s))
     r = number_radius(s)
-    for number, (cx, cy), _ in number_positions(game, placement, s, ox, oy):
+    for number, (cx, cy), _unused in number_positions(game, placement, s, ox, oy):
         draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=(255, 255, 255), outline=(0, 0, 0), width=2)
         draw.text((cx, cy), str(number), fill=(0, 0, 0), font=f, anchor="mm")
-    draw.text((img.width / 2, rows * s + label_h / 2), f"rotation {rot}°", fill=pal.MARGIN_TEXT, font=f, anchor="mm")
+    draw.text(
+        (img.width / 2, rows * s + label_h / 2),
+        _("rotation {degrees}°").format(degrees=rot),
+        fill=pal.MARGIN_TEXT,
+        font=f,
+        anchor="mm",
+    )
     return img
 
 
@@ -172,5 +179,5 @@ def number_positions(
     art = tile_image(tile, rot, s)
     r = number_radius(s)
     box = (ox + r, oy + r, ox + art.width - r, oy + art.height - r)
-    placed = spread([(ox + x, oy + y) for _, (x, y) in numbered], 2 * r + 3, box)
+    placed = spread([(ox + x, oy + y) for _unused, (x, y) in numbered], 2 * r + 3, box)
     return [(n, c, (ox + x, oy + y)) for (n, (x, y)), c in zip(numbered, placed, strict=True)]

@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from PIL import Image, ImageDraw, ImageFont
 
+from engine.language import N_, _
 from renderer import palette as pal
 from renderer.tile_art import font
 
@@ -70,7 +71,8 @@ def change_text(change: int) -> str:
 def _header(draw: ImageDraw.ImageDraw, y: int, columns: list[tuple[str, int, str]]) -> None:
     head = font(HEAD_SIZE)
     x = PAD
-    for label, width, align in columns:
+    for message, width, align in columns:
+        label = _(message) if message not in ("#", "+/-") else message
         tx = x + width - head.getlength(label) - 8 if align == "r" else x
         draw.text((tx, y), label, fill=MUTED, font=head)
         x += width
@@ -79,7 +81,7 @@ def _header(draw: ImageDraw.ImageDraw, y: int, columns: list[tuple[str, int, str
 def _cells(draw: ImageDraw.ImageDraw, y: int, columns: list[tuple[str, int, str]], cells: list[str], fill) -> None:
     body = font(BODY_SIZE)
     x = PAD
-    for (_, width, align), text in zip(columns, cells, strict=True):
+    for (_label, width, align), text in zip(columns, cells, strict=True):
         text = fit(text, width - 10, body)
         tx = x + width - body.getlength(text) - 8 if align == "r" else x
         draw.text((tx, y), text, fill=fill, font=body)
@@ -94,7 +96,7 @@ def _note(draw: ImageDraw.ImageDraw, y: int, text: str) -> None:
     draw.text((PAD, y), fit(text, WIDTH - 2 * PAD, font(HEAD_SIZE - 2)), fill=MUTED, font=font(HEAD_SIZE - 2))
 
 
-LADDER_COLUMNS = [("#", 60, "l"), ("Player", 470, "l"), ("Rating", 130, "r"), ("Games", 100, "r")]
+LADDER_COLUMNS = [("#", 60, "l"), (N_("Player"), 470, "l"), (N_("Rating"), 130, "r"), (N_("Games"), 100, "r")]
 
 
 def render_standings(title: str, rows: list[LadderRow]) -> Image.Image:
@@ -111,13 +113,13 @@ def render_standings(title: str, rows: list[LadderRow]) -> Image.Image:
             draw.rectangle([PAD // 2, y - 6, WIDTH - PAD // 2, y + ROW - 10], fill=STRIPE)
         cells = [str(row.rank), row.name, rating_text(row.rating, row.provisional), str(row.games)]
         _cells(draw, y, LADDER_COLUMNS, cells, MUTED if row.provisional else pal.MARGIN_TEXT)
-    _note(draw, top + ROW * (len(rows) + 1) + 6, "? provisional: fewer rated games than the league asks")
+    _note(draw, top + ROW * (len(rows) + 1) + 6, _("? provisional: fewer rated games than the league asks"))
     return img
 
 
 DIVISION_COLUMNS = [
-    ("#", 40, "l"), ("Player", 196, "l"), ("P", 44, "r"), ("W", 44, "r"), ("D", 44, "r"), ("L", 44, "r"),
-    ("Pts", 64, "r"), ("Score", 84, "r"), ("Rating", 96, "r"), ("+/-", 100, "r"),
+    ("#", 40, "l"), (N_("Player"), 196, "l"), (N_("P"), 44, "r"), (N_("W"), 44, "r"), (N_("D"), 44, "r"),
+    (N_("L"), 44, "r"), (N_("Pts"), 64, "r"), (N_("Score"), 84, "r"), (N_("Rating"), 96, "r"), ("+/-", 100, "r"),
 ]  # fmt: skip
 
 
@@ -126,7 +128,7 @@ def render_tables(title: str, tables: list[tuple[str, list[DivisionRow]]]) -> Im
     points scored and rating (with its change this season); zones tinted and marked."""
     heading = HEAD_SIZE + 18
     top = PAD + TITLE_SIZE + 20
-    height = top + sum(heading + ROW * (len(rows) + 1) + 12 for _, rows in tables) + 80
+    height = top + sum(heading + ROW * (len(rows) + 1) + 12 for _unused, rows in tables) + 80
     img = Image.new("RGB", (WIDTH, height), pal.MARGIN_BG)
     draw = ImageDraw.Draw(img)
     _title(draw, title)
@@ -151,8 +153,8 @@ def render_tables(title: str, tables: list[tuple[str, list[DivisionRow]]]) -> Im
             _cells(draw, y, DIVISION_COLUMNS, cells, pal.MARGIN_TEXT)
             y += ROW
         y += 12
-    _note(draw, y, "Pts: league points · Score: game points · +/-: rating this season")
-    _note(draw, y + 30, "? provisional rating · green: goes up · red: goes down")
+    _note(draw, y, _("Pts: league points · Score: game points · +/-: rating this season"))
+    _note(draw, y + 30, _("? provisional rating · green: goes up · red: goes down"))
     return img
 
 

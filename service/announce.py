@@ -2,11 +2,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from engine.game import QUIET_EVENTS, describe
+from engine.language import speaking
+from locales import language_of, translations
+from storage.store import GameRow
 
 
-def announce(events: list[dict[str, Any]]) -> list[str]:
-    """One line per event worth telling players (draws and turn ends say nothing new)."""
-    return [describe(e) for e in events if e["type"] not in QUIET_EVENTS]
+def game_language(row: GameRow) -> str:
+    """The language of a game's public lines (chosen in its lobby; English for older games)."""
+    return language_of(row.options.get("language"))
+
+
+@contextmanager
+def in_language(language: str) -> Iterator[None]:
+    """Word every text of the block (the engine's too) in ``language``."""
+    with speaking(translations(language)):
+        yield
+
+
+def announce(events: list[dict[str, Any]], language: str = "en") -> list[str]:
+    """One line per event worth telling players (draws and turn ends say nothing new), in the
+    game's language: these lines are posted for everyone."""
+    with in_language(language):
+        return [describe(e) for e in events if e["type"] not in QUIET_EVENTS]

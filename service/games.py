@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import json
 import logging
 import random
@@ -28,10 +29,13 @@ from engine import ENGINE_VERSION, BadSetup, Game, IllegalMove
 from engine.ai import GreedyPlayer, RandomPlayer
 from engine.expansions.castles import CASTLE_IDS
 from engine.game import check_sets
+from engine.language import N_, _, ngettext
 from engine.moves import Question
 from engine.record import BadRecord, load
+from engine.words import tile_name
+from locales import LANGUAGES, spoken
 from service import validate
-from service.announce import announce
+from service.announce import announce, game_language, in_language
 from service.validate import ServiceError
 from service.workers import Workers, computer_turn
 from storage import Conflict, GameRow, NotFound, Store
@@ -92,28 +96,35 @@ class LobbyOptions:
     timeout_policy: str = "skip"
     seed: int | None = None
     castles: str = "dealt"  # Castles in Germany: "dealt" with the seed, or "chosen" in the lobby
+    language: str = "en"  # of the game's public posts (locales.LANGUAGES)
 
     def checked(self, new_seed: Callable[[], int] = lambda: secrets.randbelow(2**31)) -> LobbyOptions:
         """Validated options; a missing seed is drawn from ``new_seed``."""
         validate.names(self.sets, "the sets")
-        validate.whole_number(self.max_players, "the number of players")
-        validate.whole_number(self.turn_limit, "the turn limit")
+        validate.whole_number(self.max_players, N_("the number of players"))
+        validate.whole_number(self.turn_limit, N_("the turn limit"))
         if self.seed is not None:
-            validate.whole_number(self.seed, "the seed")
+            validate.whole_number(self.seed, N_("the seed"))
         try:
             sets = check_sets(list(self.sets))
         except BadSetup as exc:
             raise ServiceError(str(exc)) from None
         if not 2 <= self.max_players <= 6:
-            raise ServiceError("a game takes 2 to 6 players")
+            raise ServiceError(_("a game takes 2 to 6 players"))
         if self.turn_limit < 0 or (0 < self.turn_limit < 60):
-            raise ServiceError("the turn limit is at least a minute (or 0 for none)")
+            raise ServiceError(_("the turn limit is at least a minute (or 0 for none)"))
         if self.timeout_policy not in TIMEOUT_POLICIES:
-            raise ServiceError(f"the timeout policy is one of {', '.join(TIMEOUT_POLICIES)}")
+            raise ServiceError(
+                _("the timeout policy is one of {policies}").format(policies=", ".join(TIMEOUT_POLICIES))
+            )
         if self.castles not in CASTLE_MODES:
-            raise ServiceError(f"castles are {' or '.join(CASTLE_MODES)}")
+            raise ServiceError(_("castles are dealt or chosen"))
+        if self.language not in LANGUAGES:
+            raise ServiceError(_("the language is one of {languages}").format(languages=", ".join(LANGUAGES)))
         seed = self.seed if self.seed is not None else new_seed()
-        return LobbyOptions(sets, self.max_players, self.turn_limit, self.timeout_policy, seed, self.castles)
+        return LobbyOptions(
+            sets, self.max_players, self.turn_limit, self.timeout_policy, seed, self.castles, self.language
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -123,11 +134,12 @@ class LobbyOptions:
             "timeout_policy": self.timeout_policy,
             "seed": self.seed,
             "castles": self.castles,
+            "language": self.language,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> LobbyOptions:
-        keys = ("sets", "max_players", "turn_limit", "timeout_policy", "seed", "castles")
+        keys = ("sets", "max_players", "turn_limit", "timeout_policy", "seed", "castles", "language")
         return cls(**{k: data[k] for k in keys if k in data})
 
 
@@ -159,6 +171,7 @@ class TurnView:
     bag_left: int
     started_at: datetime | None
     deadline: datetime | None
+    language: str = "en"  # the game's; the question and choices are worded in it (or as asked)
 
 
 @dataclass
@@ -242,14 +255,14 @@ class GameService:
         self._games[game_id] = (version, game)
         self._games.move_to_end(game_id)
         while len(self._games) > CACHE_SIZE:
-            evicted, _ = self._games.popitem(last=False)
+            evicted, _game = self._games.popitem(last=False)
             self._rows.pop(evicted, None)
 
     @staticmethod
     def _authorize(row: GameRow, guild_id: str | None) -> None:
         """An action on a game comes from that game's server (None: an offline front end)."""
         if guild_id is not None and row.guild_id != guild_id:
-            raise ServiceError(f"there is no game #{row.id} in this server")
+            raise ServiceError(_("there is no game #{id} in this server").format(id=row.id))
 
     # ------------------------------------------------------------------ lobbies
     async def create_lobby(
@@ -285,7 +298,7 @@ class GameService:
         row = await self.lobby(game_id)
         league, check = row.league_id, self.member_check
         if league is not None and check is not None and not await check(league, user_id):
-            raise ServiceError("only members of this game's league may join it (/league join)")
+            raise ServiceError(_("only members of this game's league may join it (/league join)"))
         try:
             await self.store.add_seat(game_id, user_id, name, False, self.clock(), row.options["max_players"])
         except Conflict as exc:
@@ -296,9 +309,9 @@ class GameService:
         by_user = validate.user_id(by_user)
         row = await self.lobby(game_id)
         if by_user != row.creator_id:
-            raise ServiceError("only the player who opened the lobby can add computer players")
+            raise ServiceError(_("only the player who opened the lobby can add computer players"))
         if row.league_id is not None:
-            raise ServiceError("league games are rated: computer players cannot take part")
+            raise ServiceError(_("league games are rated: computer players cannot take part"))
         n = sum(1 for s in row.seats if s.is_ai) + 1
         kind = "greedy" if greedy else "random"
         try:
@@ -321,17 +334,17 @@ class GameService:
         by_user = validate.user_id(by_user)
         row = await self.lobby(game_id)
         if by_user != row.creator_id:
-            raise ServiceError("only the player who opened the lobby can change its options")
+            raise ServiceError(_("only the player who opened the lobby can change its options"))
         if row.status != "lobby":
             raise ServiceError("the game has already started")
         if row.league_id is not None:
-            raise ServiceError("a league game uses the league's settings")
+            raise ServiceError(_("a league game uses the league's settings"))
         merged = LobbyOptions.from_json(row.options)
         for key, value in changes.items():
             setattr(merged, key, value)
         opts = merged.checked()
         if len(row.seats) > opts.max_players:
-            raise ServiceError(f"{len(row.seats)} players are already seated")
+            raise ServiceError(_("{n} players are already seated").format(n=len(row.seats)))
         try:  # other keys (the castles players already chose) stay
             await self.store.update_lobby_options(game_id, lambda o: o.update(opts.to_json()), self.clock())
         except Conflict as exc:
@@ -350,9 +363,9 @@ class GameService:
             if row.status != "lobby":
                 raise ServiceError("the game has already started")
             if by_user != row.creator_id:
-                raise ServiceError("only the player who opened the lobby can start the game")
+                raise ServiceError(_("only the player who opened the lobby can start the game"))
             if len(row.seats) < 2:
-                raise ServiceError("at least 2 players are needed to start")
+                raise ServiceError(_("at least 2 players are needed to start"))
             opts = LobbyOptions.from_json(row.options)
             seats = list(row.seats)
             random.Random(opts.seed).shuffle(seats)
@@ -380,20 +393,20 @@ class GameService:
         if row.status != "lobby":
             raise ServiceError("the game has already started")
         if "castles" not in row.options["sets"] or row.options.get("castles") != "chosen":
-            raise ServiceError("castles are not chosen in this lobby")
+            raise ServiceError(_("castles are not chosen in this lobby"))
         if row.seat_of(user_id) is None:
-            raise ServiceError("join the lobby first")
+            raise ServiceError(_("join the lobby first"))
         if len(set(castles)) != len(castles) or not 1 <= len(castles) <= 2:
-            raise ServiceError("choose one or two different castles")
+            raise ServiceError(_("choose one or two different castles"))
         if any(c not in CASTLE_IDS for c in castles):
-            raise ServiceError(f"the castles are {', '.join(CASTLE_IDS)}")
+            raise ServiceError(_("the castles are {castles}").format(castles=", ".join(CASTLE_IDS)))
 
         def pick(options: dict[str, Any]) -> None:
             chosen = options.setdefault("castle_choices", {})
             taken = {c for uid, hand in chosen.items() if uid != user_id for c in hand}
             clash = [c for c in castles if c in taken]
             if clash:
-                raise Conflict(f"{clash[0]} is already chosen by another player")
+                raise Conflict(_("{castle} is already chosen by another player").format(castle=tile_name(clash[0])))
             chosen[user_id] = list(castles)
 
         try:
@@ -415,7 +428,11 @@ class GameService:
                 continue
             hand = chosen.get(seat.user_id, [])
             if len(hand) != size:
-                raise ServiceError(f"waiting for {seat.name} to choose {size} castle{'s' if size > 1 else ''}")
+                raise ServiceError(
+                    ngettext(
+                        "waiting for {player} to choose {n} castle", "waiting for {player} to choose {n} castles", size
+                    ).format(player=seat.name, n=size)
+                )
             hands[name] = hand
         left = [c for c in CASTLE_IDS if not any(c in h for h in hands.values())]
         random.Random(opts.seed).shuffle(left)
@@ -433,17 +450,19 @@ class GameService:
         async with self._lock(game_id):
             row = await self.lobby(game_id, guild_id=guild_id)
             if row.status not in ("lobby", "active"):
-                raise ServiceError(f"game #{game_id} is already over")
+                raise ServiceError(_("game #{id} is already over").format(id=game_id))
             if not is_manager:
                 if by_user != row.creator_id:
-                    raise ServiceError("only a server manager or the lobby's creator can abort a game")
+                    raise ServiceError(_("only a server manager or the lobby's creator can abort a game"))
                 if row.status == "active":
                     if row.league_id is not None:
-                        raise ServiceError("a league game in progress can only be aborted by a server manager")
+                        raise ServiceError(_("a league game in progress can only be aborted by a server manager"))
                     others = [s for s in row.seats if not s.is_ai and s.user_id != by_user and s.status == "playing"]
                     if others:
                         raise ServiceError(
-                            "other players are still in this game: only a server manager can abort it (you can resign)"
+                            _(
+                                "other players are still in this game: only a server manager can abort it (you can resign)"  # noqa: E501
+                            )
                         )
             try:
                 await self.store.finish(game_id, "aborted", None, self.clock())
@@ -482,7 +501,7 @@ class GameService:
             raise GameCorrupted(str(exc)) from None
         row = loaded.row
         if row.setup is None:
-            raise ServiceError(f"game #{game_id} has not started yet")
+            raise ServiceError(_("game #{id} has not started yet").format(id=game_id))
         if loaded.moves is None and cached is not None:
             game = cached[1]
         else:
@@ -506,7 +525,7 @@ class GameService:
         """Rebuild the game from its log; the snapshot must agree with the log, which wins."""
         row = loaded.row
         assert row.setup is not None and loaded.moves is not None
-        fail = f"game #{row.id} cannot be loaded"
+        fail = _("game #{id} cannot be loaded").format(id=row.id)
         record = {k: v for k, v in row.setup.items() if k != "users"}
         moves: list[dict[str, Any]] = []
         for seq, _user, text in loaded.moves:
@@ -540,16 +559,20 @@ class GameService:
         return game
 
     # ------------------------------------------------------------------ turns
-    async def turn(self, game_id: int, *, guild_id: str | None = None) -> TurnView:
+    async def turn(self, game_id: int, *, guild_id: str | None = None, language: str | None = None) -> TurnView:
+        """The game as it stands, its question worded in the game's language (what everyone
+        sees in its thread) or in ``language`` (a player's, for a direct message)."""
         row, game = await self.game(game_id, guild_id=guild_id)
-        return self._view(row, game)
+        return self._view(row, game, language=language)
 
-    def _view(self, row: GameRow, game: Game, version: int | None = None) -> TurnView:
+    def _view(self, row: GameRow, game: Game, version: int | None = None, language: str | None = None) -> TurnView:
         users = row.setup["users"] if row.setup else []
         finished = game.finished or row.status != "active"
         limit = row.options.get("turn_limit", 0)
         started = row.turn_started_at
-        question = None if finished else game.question()
+        language = language or game_language(row)
+        with in_language(language):
+            question = None if finished else game.question()
         choices: list[Choice] = []
         if question is not None and question.kind != "tile":
             choices = [Choice(o.label, o.move) for o in question.options]
@@ -572,6 +595,7 @@ class GameService:
             bag_left=game.bag_left,
             started_at=started,
             deadline=started + timedelta(seconds=limit) if started and limit and not finished else None,
+            language=language,
         )
 
     async def options_after(
@@ -612,10 +636,10 @@ class GameService:
         question = trial.question()
         for n, pick in enumerate(picks):
             if question is None or self._decided(trial, actor, turn):
-                raise ServiceError("those choices go past the end of your decision")
+                raise ServiceError(_("those choices go past the end of your decision"))
             options = question.moves()
             if type(pick) is not int or not 0 <= pick < len(options):
-                raise AlreadyPlayed(f"choice {n + 1} is no longer on offer; here is the current turn")
+                raise AlreadyPlayed(_("choice {n} is no longer on offer; here is the current turn").format(n=n + 1))
             try:
                 trial.apply(options[pick])
             except IllegalMove as exc:  # pragma: no cover - the engine offered it
@@ -653,17 +677,17 @@ class GameService:
 
     def _check_turn(self, row: GameRow, game: Game, user_id: str, version: int | None) -> None:
         if row.status == "finished" or game.finished:
-            raise ServiceError(f"game #{row.id} is over")
+            raise ServiceError(_("game #{id} is over").format(id=row.id))
         if row.status != "active":
-            raise ServiceError(f"game #{row.id} is not running ({row.status})")
+            raise ServiceError(_("game #{id} is not running").format(id=row.id))
         if version is not None and version != row.version:
-            raise AlreadyPlayed("that turn has already been played; here is the current one")
+            raise AlreadyPlayed(_("that turn has already been played; here is the current one"))
         users = row.setup["users"]  # type: ignore[index]
         if users[game.actor] != user_id:
             seat = row.seat_of(user_id)
             if seat is None or seat.seat is None:
-                raise ServiceError(f"you are not playing in game #{row.id}")
-            raise ServiceError(f"it is {game.players[game.actor]}'s turn, not yours")
+                raise ServiceError(_("you are not playing in game #{id}").format(id=row.id))
+            raise ServiceError(_("it is {player}'s turn, not yours").format(player=game.players[game.actor]))
 
     async def play(
         self, game_id: int, user_id: str, moves: list[dict[str, Any]], version: int | None = None,
@@ -684,13 +708,13 @@ class GameService:
             try:
                 for move in moves:
                     if trial.finished or trial.players[trial.actor] != game.players[game.actor]:
-                        raise ServiceError("those moves go past the end of your turn")
+                        raise ServiceError(_("those moves go past the end of your turn"))
                     events += trial.apply({k: v for k, v in move.items() if k != "player"})
             except IllegalMove as exc:
                 raise ServiceError(str(exc)) from None
             await self._commit(row, game, trial, [(user_id, m) for m in trial.moves[len(game.moves) :]])
         events += await self.run_automatic(game_id)
-        return PlayResult(events, announce(events), await self.turn(game_id))
+        return PlayResult(events, announce(events, game_language(row)), await self.turn(game_id))
 
     async def picks_for(
         self, game_id: int, user_id: str, cell: tuple[int, int], rot: int | None, spot: str | None,
@@ -699,33 +723,37 @@ class GameService:
         """The picks that ``/carc place``'s cell, rotation and spot stand for (a spot is a
         preview number, or words of an option's label, or "none"); later questions stay open."""
         if rot is not None and not validate.is_int(rot):
-            raise validate.InvalidInput("the rotation is one of 0, 90, 180, 270")
+            raise validate.InvalidInput(_("the rotation is one of 0, 90, 180, 270"))
         if spot is not None and not isinstance(spot, str):
-            raise validate.InvalidInput("a spot is a number or words")
+            raise validate.InvalidInput(_("a spot is a number or words"))
         ask = await self.ask(game_id, user_id, [], guild_id=guild_id)
         question = ask.question
         picks: list[int] = []
         if question is not None and question.kind == "draw":
             draw = next((i for i, m in enumerate(question.moves()) if m["type"] == "draw"), None)
             if draw is None:
-                raise ServiceError("the bag is empty: place a castle with the Take turn button")
+                raise ServiceError(_("the bag is empty: place a castle with the Take turn button"))
             return [draw]
         if question is None or question.kind != "tile":
-            raise ServiceError("this decision is not a tile placement: use the Take turn button")
+            raise ServiceError(_("this decision is not a tile placement: use the Take turn button"))
         moves = question.moves()
         rots = sorted({m["rot"] for m in moves if (m["x"], m["y"]) == cell})
         if not rots:
-            raise ServiceError(f"the tile cannot go on ({cell[0]}, {cell[1]})")
+            raise ServiceError(_("the tile cannot go on {cell}").format(cell=f"({cell[0]}, {cell[1]})"))
         if rot is None and len(rots) == 1:
             rot = rots[0]
         if rot not in rots:
-            raise ServiceError(f"on ({cell[0]}, {cell[1]}) the tile fits turned {', '.join(f'{r}°' for r in rots)}")
+            raise ServiceError(
+                _("on {cell} the tile fits turned {rotations}").format(
+                    cell=f"({cell[0]}, {cell[1]})", rotations=", ".join(f"{r}°" for r in rots)
+                )
+            )
         picks.append(next(i for i, m in enumerate(moves) if (m["x"], m["y"], m["rot"]) == (*cell, rot)))
         if spot is None:
             return picks
         after = await self.ask(game_id, user_id, picks, guild_id=guild_id)
         if after.question is None or after.question.kind != "figure":
-            raise ServiceError("no figure can be placed on that tile this turn")
+            raise ServiceError(_("no figure can be placed on that tile this turn"))
         picks.append(_match_spot(after, spot))
         return picks
 
@@ -737,7 +765,7 @@ class GameService:
             version = await self.store.append_moves(row.id, row.version, entries, now, new_turn, result)
         except Conflict:
             self._forget(row.id)
-            raise AlreadyPlayed("that turn has already been played; here is the current one") from None
+            raise AlreadyPlayed(_("that turn has already been played; here is the current one")) from None
         self._cache(row.id, version, after, not after.finished)
         if not after.finished:
             stored = dataclasses.replace(row, version=version)
@@ -802,7 +830,7 @@ class GameService:
     async def kick(self, game_id: int, target_id: str, by_manager: bool, *, guild_id: str | None = None) -> list[str]:
         """Remove a player; ``by_manager``: the caller manages the game's server (``guild_id``)."""
         if not by_manager:
-            raise ServiceError("only server managers can remove a player from a game")
+            raise ServiceError(_("only server managers can remove a player from a game"))
         return await self._leave_game(game_id, target_id, "kicked", guild_id)
 
     async def _leave_game(self, game_id: int, user_id: str, status: str, guild_id: str | None) -> list[str]:
@@ -810,27 +838,29 @@ class GameService:
         async with self._lock(game_id):
             row = await self.lobby(game_id, guild_id=guild_id)
             if row.status != "active":
-                raise ServiceError(f"game #{game_id} is not running")
+                raise ServiceError(_("game #{id} is not running").format(id=game_id))
             seat = row.seat_of(user_id)
             if seat is None or seat.is_ai:
-                raise ServiceError(f"that player is not in game #{game_id}")
+                raise ServiceError(_("that player is not in game #{id}").format(id=game_id))
             if seat.status != "playing":
-                raise ServiceError(f"{seat.name} has already left game #{game_id}")
+                raise ServiceError(_("{player} has already left game #{id}").format(player=seat.name, id=game_id))
             await self.store.set_seat_status(game_id, user_id, status)
             row = await self.lobby(game_id)
             remaining = [s for s in row.seats if s.status == "playing" and not s.is_ai]
-            lines = [
-                f"{seat.name} {'resigned' if status == 'resigned' else 'was removed'};"
-                " their turns are played automatically."
-            ]
+            with in_language(game_language(row)):
+                if status == "resigned":
+                    lines = [_("{player} resigned; their turns are played automatically.").format(player=seat.name)]
+                else:
+                    lines = [_("{player} was removed; their turns are played automatically.").format(player=seat.name)]
             if not remaining:
                 with contextlib.suppress(Conflict):  # ended meanwhile (by another instance)
                     await self.store.finish(game_id, "aborted", None, self.clock())
                 self._forget(game_id)
-                lines.append("No human player is left: the game is abandoned.")
+                with in_language(game_language(row)):
+                    lines.append(_("No human player is left: the game is abandoned."))
                 return lines
             events = await self.run_automatic(game_id)
-        return lines + announce(events)
+        return lines + announce(events, game_language(row))
 
     async def game_for_thread(self, thread_id: str) -> int | None:
         """The game played in a Discord thread (or any front end's channel), if any."""
@@ -843,8 +873,13 @@ class GameService:
     async def player_settings(self, user_id: str) -> dict[str, Any]:
         return await self.store.player_settings(user_id)
 
-    async def save_player(self, user_id: str, name: str, dm_turns: bool | None = None) -> None:
-        await self.store.save_player(user_id, name, self.clock(), dm_turns)
+    async def save_player(
+        self, user_id: str, name: str, dm_turns: bool | None = None, language: str | None = None
+    ) -> None:
+        """A player's settings: turn DMs on or off, and the language of those DMs (``locales``)."""
+        if language is not None and language not in LANGUAGES:
+            raise ServiceError(_("the language is one of {languages}").format(languages=", ".join(LANGUAGES)))
+        await self.store.save_player(user_id, name, self.clock(), dm_turns, language)
 
     async def bag(self, game_id: int, *, guild_id: str | None = None) -> dict[str, int]:
         """Tiles left in the bag, by tile id."""
@@ -859,13 +894,18 @@ class GameService:
         _row, game = await self.game(game_id, guild_id=guild_id)
         return game.to_json()
 
-    async def picture(self, job: Callable[..., bytes], game_id: int, *args: Any, guild_id: str | None = None) -> bytes:
+    async def picture(
+        self, job: Callable[..., bytes], game_id: int, *args: Any, guild_id: str | None = None,
+        language: str | None = None,
+    ) -> bytes:  # fmt: skip
         """A picture of the game made by ``job`` (one of renderer.jobs) from its record: in the
-        worker pool when there is one (the bot), else right here (the console, the demo)."""
+        worker pool when there is one (the bot), else right here (the console, the demo). Its
+        words are in ``language`` (by default the one being spoken)."""
         record = await self.export(game_id, guild_id=guild_id)
+        worded = functools.partial(job, language=language or spoken())
         if self.workers is None:
-            return job(record, *args)
-        return bytes(await self.workers.run(job, record, *args))
+            return worded(record, *args)
+        return bytes(await self.workers.run(worded, record, *args))
 
     async def games(
         self, user_id: str | None = None, guild_id: str | None = None, status: str | None = None
@@ -959,7 +999,12 @@ class GameService:
                 return Notice("timeout", game_id, actor_id, actor, lines, await self.turn(game_id))
             due = now >= row.turn_started_at + timedelta(seconds=limit * 3 / 4)
             if not row.reminded and due and await self.store.mark_reminded(game_id, row.version):
-                lines = [f"{actor}, your turn in game #{game_id} ends in {_duration(deadline - now)}."]
+                with in_language(game_language(row)):
+                    lines = [
+                        _("{player}, your turn in game #{id} ends in {duration}.").format(
+                            player=actor, id=game_id, duration=_duration(deadline - now)
+                        )
+                    ]
                 return Notice("reminder", game_id, actor_id, actor, lines)
             return None
 
@@ -974,8 +1019,13 @@ class GameService:
         if row.options.get("timeout_policy") == "forfeit":
             if not await self.store.set_seat_status(row.id, actor_id, "forfeited", expected_version=row.version):
                 return None
-            lines = [f"{actor} ran out of time and forfeits game #{row.id}; their turns are played automatically."]
-            return lines + announce(await self.run_automatic(row.id))
+            with in_language(game_language(row)):
+                lines = [
+                    _("{player} ran out of time and forfeits game #{id}; their turns are played automatically.").format(
+                        player=actor, id=row.id
+                    )
+                ]
+            return lines + announce(await self.run_automatic(row.id), game_language(row))
         trial = game.clone()
         events: list[dict[str, Any]] = []
         start_turn, start_actor = trial.turn, trial.actor
@@ -985,8 +1035,10 @@ class GameService:
             await self._commit(row, game, trial, [(AUTO_USER, m) for m in trial.moves[len(game.moves) :]])
         except AlreadyPlayed:
             return None
-        lines = [f"{actor} ran out of time: the turn was played automatically (no figure)."]
-        return lines + announce(events) + announce(await self.run_automatic(row.id))
+        language = game_language(row)
+        with in_language(language):
+            lines = [_("{player} ran out of time: the turn was played automatically (no figure).").format(player=actor)]
+        return lines + announce(events, language) + announce(await self.run_automatic(row.id), language)
 
 
 def _match_spot(ask: Ask, spot: str) -> int:
@@ -997,19 +1049,24 @@ def _match_spot(ask: Ask, spot: str) -> int:
     moves = question.moves()
     if text in ("", "none", "pass", "no", "-", "0"):
         if question.pass_label is None:
-            raise ServiceError("a figure is needed here")
+            raise ServiceError(_("a figure is needed here"))
         return len(moves) - 1
     if text.isascii() and text.isdigit() and len(text) <= 3:
         by_number = {n: i for i, n in ask.spot_numbers.items()}
         if int(text) in by_number:
             return by_number[int(text)]
-        raise ServiceError(f"there is no spot {text} on that tile (the preview numbers them 1 to {len(by_number)})")
+        raise ServiceError(
+            _("there is no spot {spot} on that tile (the preview numbers them 1 to {n})").format(
+                spot=text, n=len(by_number)
+            )
+        )
     found = [i for i, o in enumerate(question.options) if text in o.label.lower()]
     if len(found) == 1:
         return found[0]
     listed = "; ".join(f"{ask.spot_numbers.get(i, '-')}: {o.label}" for i, o in enumerate(question.options))
-    problem = "matches several spots" if found else "is not one of the spots"
-    return _raise(f"{spot[:40]!r} {problem}: {listed}"[:1500])
+    if found:
+        return _raise(_("{spot!r} matches several spots: {spots}").format(spot=spot[:40], spots=listed)[:1500])
+    return _raise(_("{spot!r} is not one of the spots: {spots}").format(spot=spot[:40], spots=listed)[:1500])
 
 
 def _raise(message: str) -> int:
@@ -1059,13 +1116,13 @@ def _distinct_names(names: list[str]) -> list[str]:
 def _duration(delta: timedelta) -> str:
     minutes = max(1, int(delta.total_seconds() // 60))
     if minutes < 120:
-        return f"{minutes} minutes"
-    return f"{minutes // 60} hours"
+        return ngettext("{n} minute", "{n} minutes", minutes).format(n=minutes)
+    return ngettext("{n} hour", "{n} hours", minutes // 60).format(n=minutes // 60)
 
 
 def _check_row(row: GameRow) -> None:
     """The fields of a started game that the service relies on, checked once at load."""
-    fail = f"game #{row.id} cannot be loaded"
+    fail = _("game #{id} cannot be loaded").format(id=row.id)
     setup = row.setup or {}
     players, users = setup.get("players"), setup.get("users")
     if not isinstance(players, list) or not isinstance(users, list) or not all(isinstance(u, str) for u in users):

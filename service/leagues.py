@@ -35,6 +35,7 @@ from typing import Any
 
 from openskill.models import PlackettLuce
 
+from engine.language import N_, _
 from service.games import GameService, LobbyOptions, ServiceError, utcnow
 from storage import Conflict, GameRow, NotFound
 from storage.leagues import (
@@ -100,7 +101,7 @@ def starting_rating(ratings: dict[RatingKey, Rating], season: int, user_id: str,
     earlier = [s for s, u in ratings if u == user_id and s < season]
     if not earlier:
         return (DEFAULT_MU, DEFAULT_SIGMA, 0)
-    mu, sigma, _ = ratings[(max(earlier), user_id)]
+    mu, sigma, _unused = ratings[(max(earlier), user_id)]
     return (mu, min(DEFAULT_SIGMA, math.sqrt(sigma * sigma + boost * boost)), 0)
 
 
@@ -109,10 +110,10 @@ def apply_result(
 ) -> dict[RatingKey, Rating]:
     """Rate one game: updates ``ratings`` in place and returns the entries it changed."""
     before = [starting_rating(ratings, season, r["user_id"], boost) for r in ranking]
-    teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma, _ in before]
+    teams = [[MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma, _unused in before]
     rated = MODEL.rate(teams, ranks=[r["rank"] for r in ranking])
     changed = {}
-    for row, (_, _, games), (new,) in zip(ranking, before, rated, strict=True):
+    for row, (_unused, _unused, games), (new,) in zip(ranking, before, rated, strict=True):
         key = (season, row["user_id"])
         changed[key] = ratings[key] = (new.mu, new.sigma, games + 1)
     return changed
@@ -157,32 +158,32 @@ class CompetitionRules:
 
     def checked(self) -> CompetitionRules:
         if self.format not in FORMATS[1:]:
-            raise ServiceError(f"a competition is one of {', '.join(FORMATS[1:])}")
+            raise ServiceError(_("a competition is one of {formats}").format(formats=", ".join(FORMATS[1:])))
         if not 3 <= self.division_size <= 12:
-            raise ServiceError("a division has 3 to 12 players")
+            raise ServiceError(_("a division has 3 to 12 players"))
         if self.format == "swiss" and not 1 <= self.rounds <= 15:
-            raise ServiceError("a Swiss tournament has 1 to 15 rounds")
+            raise ServiceError(_("a Swiss tournament has 1 to 15 rounds"))
         if self.best_of not in (1, 3):
-            raise ServiceError("a match is a single game or the best of 3")
+            raise ServiceError(_("a match is a single game or the best of 3"))
         if not self.sets or len(self.sets) > 10:
-            raise ServiceError("give the sets of the season, or up to 10 to rotate per round")
+            raise ServiceError(_("give the sets of the season, or up to 10 to rotate per round"))
         sets = []
         for chosen in self.sets:
             try:
                 sets.append(LobbyOptions(sets=chosen, max_players=2).checked(lambda: 0).sets)
             except ServiceError as exc:
-                raise ServiceError(f"sets {', '.join(chosen)}: {exc}") from None
+                raise ServiceError(_("sets {sets}: {error}").format(sets=", ".join(chosen), error=exc)) from None
         if not 1 <= self.window_hours <= 90 * 24:
-            raise ServiceError("a match window is 1 hour to 90 days")
+            raise ServiceError(_("a match window is 1 hour to 90 days"))
         if not (0 <= self.loss <= self.draw <= self.win <= 10) or self.win == self.loss:
-            raise ServiceError("league points: loss <= draw <= win, win above loss, at most 10")
+            raise ServiceError(_("league points: loss <= draw <= win, win above loss, at most 10"))
         unknown = [t for t in self.tiebreaks if t not in TIEBREAKS]
         if unknown or len(set(self.tiebreaks)) != len(self.tiebreaks):
-            raise ServiceError(f"tie-breakers are distinct, among {', '.join(TIEBREAKS)}")
+            raise ServiceError(_("tie-breakers are distinct, among {tiebreaks}").format(tiebreaks=", ".join(TIEBREAKS)))
         if not (0 <= self.promote <= self.division_size // 2 and 0 <= self.relegate <= self.division_size // 2):
-            raise ServiceError("at most half a division goes up, and at most half goes down")
+            raise ServiceError(_("at most half a division goes up, and at most half goes down"))
         if self.deadline_rule not in DEADLINE_RULES:
-            raise ServiceError(f"the deadline rule is one of {', '.join(DEADLINE_RULES)}")
+            raise ServiceError(_("the deadline rule is one of {rules}").format(rules=", ".join(DEADLINE_RULES)))
         return CompetitionRules(**(asdict(self) | {"sets": sets}))
 
     def sets_of_round(self, round_number: int) -> list[str]:
@@ -239,7 +240,7 @@ def swiss_pairs(
         pairs = pair([p for p in order if p != bye])
         if pairs is not None:
             return pairs, bye
-    raise ServiceError("no pairing without a rematch is left: the tournament has more rounds than it can pair")
+    raise ServiceError(_("no pairing without a rematch is left: the tournament has more rounds than it can pair"))
 
 
 @dataclass
@@ -484,12 +485,12 @@ class LeagueService:
     # ------------------------------------------------------------------ leagues
     async def create(self, guild_id: str, name: str, by_user: str, is_manager: bool, **options: Any) -> LeagueRow:
         if not is_manager:
-            raise ServiceError("only server managers (Manage Server) can create a league")
+            raise ServiceError(_("only server managers (Manage Server) can create a league"))
         name = name.strip()
         if not 1 <= len(name) <= 40:
-            raise ServiceError("a league name has 1 to 40 characters")
+            raise ServiceError(_("a league name has 1 to 40 characters"))
         if await self.store.league_by_name(guild_id, name) is not None:
-            raise ServiceError(f"this server already has a league called {name!r}")
+            raise ServiceError(_("this server already has a league called {name!r}").format(name=name))
         merged = dict(DEFAULT_OPTIONS) | {k: v for k, v in options.items() if v is not None}
         checked = LobbyOptions(
             sets=merged["sets"], max_players=merged["max_players"], turn_limit=merged["turn_limit"],
@@ -506,7 +507,7 @@ class LeagueService:
     async def find(self, guild_id: str, name: str) -> LeagueRow:
         league = await self.store.league_by_name(guild_id, name)
         if league is None:
-            raise ServiceError(f"this server has no league called {name[:40]!r}")
+            raise ServiceError(_("this server has no league called {name!r}").format(name=name[:40]))
         return league
 
     async def league(self, league_id: int) -> LeagueRow:
@@ -523,12 +524,12 @@ class LeagueService:
 
     def _check_organiser(self, league: LeagueRow, is_manager: bool, role_ids: list[int] | None, what: str) -> None:
         if not self.may_organise(league, is_manager, role_ids):
-            raise ServiceError(f"only server managers or the league's organisers can {what}")
+            raise ServiceError(_("only server managers or the league's organisers can {action}").format(action=_(what)))
 
     async def set_organiser_role(self, league_id: int, role_id: int | None, is_manager: bool) -> LeagueRow:
         """Server managers name the role whose members run the league's seasons (None: nobody else)."""
         if not is_manager:
-            raise ServiceError("only server managers (Manage Server) can name a league's organisers")
+            raise ServiceError(_("only server managers (Manage Server) can name a league's organisers"))
         await self.league(league_id)
         await self.store.set_league_option(league_id, "organiser_role", role_id)
         return await self.league(league_id)
@@ -558,7 +559,7 @@ class LeagueService:
         """A new season: a rating ladder, or (with ``rules``) a competition whose divisions are
         seeded next and whose first round opens at ``kickoff``."""
         league = await self.league(league_id)
-        self._check_organiser(league, is_manager, role_ids, "start a season")
+        self._check_organiser(league, is_manager, role_ids, N_("start a season"))
         checked = rules.checked() if rules is not None else None
         try:
             number = await self.store.start_season(league_id, self.clock())
@@ -572,10 +573,10 @@ class LeagueService:
         """Close the running season; its final standings (and a competition's tables and
         movements) are kept as they are now."""
         league = await self.league(league_id)
-        self._check_organiser(league, is_manager, role_ids, "end a season")
+        self._check_organiser(league, is_manager, role_ids, N_("end a season"))
         season = await self.current_season(league_id)
         if season is None:
-            raise ServiceError("no season is running")
+            raise ServiceError(_("no season is running"))
         table = await self.standings(league_id, season)
         archive = await self._archive(league_id, season, table)
         await self.store.end_season(league_id, season, archive, self.clock())  # type: ignore[arg-type]
@@ -614,7 +615,9 @@ class LeagueService:
         season = await self.current_season(league.id)
         competition = None if season is None else await self.store.competition(league.id, season)
         if competition is None:
-            raise ServiceError(f"{league.name!r} has no competition running (its season is a rating ladder)")
+            raise ServiceError(
+                _("{league!r} has no competition running (its season is a rating ladder)").format(league=league.name)
+            )
         return competition
 
     async def _members_by_rating(self, league_id: int, season: int) -> list[tuple[str, str]]:
@@ -625,7 +628,7 @@ class LeagueService:
         boost = league.options["season_sigma_boost"]
 
         def strength(user: str) -> tuple[float, str]:
-            mu, sigma, _ = starting_rating(ratings, season, user, boost)
+            mu, sigma, _unused = starting_rating(ratings, season, user, boost)
             return (-ordinal(mu, sigma), members[user].lower())
 
         return [(u, members[u]) for u in sorted(members, key=strength)]
@@ -635,16 +638,16 @@ class LeagueService:
         relegated down), newcomers by rating into the lowest division; without a previous
         divisional season, by rating alone. Swiss: everyone in one group, seeded by rating."""
         league = await self.league(league_id)
-        self._check_organiser(league, is_manager, role_ids, "seed a season")
+        self._check_organiser(league, is_manager, role_ids, N_("seed a season"))
         competition = await self._running_competition(league)
         rules = CompetitionRules.from_json(competition.rules)
         ranked = await self._members_by_rating(league_id, competition.season)
         if len(ranked) < 2:
-            raise ServiceError("a competition needs at least 2 members")
+            raise ServiceError(_("a competition needs at least 2 members"))
         placed: dict[str, int] = {}
         if rules.format == "divisions":
             placed = await self._previous_divisions(league_id, competition.season)
-        seeds = {user: i for i, (user, _) in enumerate(ranked, start=1)}
+        seeds = {user: i for i, (user, _unused) in enumerate(ranked, start=1)}
         names = dict(ranked)
         if rules.format == "swiss":
             division_of = dict.fromkeys(seeds, 1)
@@ -654,7 +657,7 @@ class LeagueService:
             # Compact the divisions that stayed (a division emptied by departures closes).
             for new, old in enumerate(sorted(set(kept.values())), start=1):
                 division_of.update({u: new for u, d in kept.items() if d == old})
-            newcomers = [u for u, _ in ranked if u not in division_of]
+            newcomers = [u for u, _unused in ranked if u not in division_of]
             size = rules.division_size
             bottom = max(division_of.values(), default=0)
             for user in newcomers:
@@ -690,15 +693,15 @@ class LeagueService:
     ) -> list[EntrantRow]:
         """An organiser puts one member into a division (before kick-off)."""
         league = await self.league(league_id)
-        self._check_organiser(league, is_manager, role_ids, "assign divisions")
+        self._check_organiser(league, is_manager, role_ids, N_("assign divisions"))
         competition = await self._running_competition(league)
         entrants = await self.store.entrants(league_id, competition.season)
         if not entrants:
             entrants = await self.seed(league_id, is_manager, role_ids)
         if not await self.store.is_member(league_id, user_id):
-            raise ServiceError("only members of the league can be placed in a division")
+            raise ServiceError(_("only members of the league can be placed in a division"))
         if not 1 <= division <= max(e.division for e in entrants) + 1:
-            raise ServiceError("that division does not exist (a new one is numbered one below the last)")
+            raise ServiceError(_("that division does not exist (a new one is numbered one below the last)"))
         by_user = {e.user_id: e for e in entrants}
         if user_id in by_user:
             by_user[user_id].division = division
@@ -714,19 +717,23 @@ class LeagueService:
     async def kickoff(self, league_id: int, is_manager: bool, role_ids: list[int] | None = None) -> LeagueNotice:
         """Open the first round (seeding first if nobody has been placed yet)."""
         league = await self.league(league_id)
-        self._check_organiser(league, is_manager, role_ids, "kick off a season")
+        self._check_organiser(league, is_manager, role_ids, N_("kick off a season"))
         competition = await self._running_competition(league)
         if await self.store.fixtures(league_id, competition.season):
-            raise ServiceError("the season has already kicked off")
+            raise ServiceError(_("the season has already kicked off"))
         entrants = await self.store.entrants(league_id, competition.season)
         if not entrants:
             entrants = await self.seed(league_id, is_manager, role_ids)
         for division in {e.division for e in entrants}:
             if sum(1 for e in entrants if e.division == division) < 2:
-                raise ServiceError(f"division {division} has fewer than 2 players")
+                raise ServiceError(_("division {n} has fewer than 2 players").format(n=division))
         rules = CompetitionRules.from_json(competition.rules)
         if rules.format == "swiss" and rules.rounds > len(entrants) - (1 - len(entrants) % 2):
-            raise ServiceError(f"{len(entrants)} players cannot play {rules.rounds} Swiss rounds without rematches")
+            raise ServiceError(
+                _("{n} players cannot play {rounds} Swiss rounds without rematches").format(
+                    n=len(entrants), rounds=rules.rounds
+                )
+            )
         async with self._lock(league_id):
             notice = await self._open_round(league, competition, 1)
         if notice is None:
@@ -783,14 +790,19 @@ class LeagueService:
         total = self._round_count(rules, entrants)
         notice = LeagueNotice(
             league.id, season, competition.guild_id, competition.channel_id,
-            [f"{league.name}, season {season}: round {number} of {total} is open until {deadline:%d %b %H:%M} UTC."],
+            [
+                _("{league}, season {season}: round {n} of {total} is open until {deadline}.").format(
+                    league=league.name, season=season, n=number, total=total,
+                    deadline=f"<t:{int(deadline.timestamp())}:f>",
+                )
+            ],
         )  # fmt: skip
         if rematch_note:
-            notice.lines.append("No pairing without a rematch was left: this round has rematches.")
-        for fixture_id, (division, home, away, _) in zip(ids, pairs, strict=True):
+            notice.lines.append(_("No pairing without a rematch was left: this round has rematches."))
+        for fixture_id, (division, home, away, _unused) in zip(ids, pairs, strict=True):
             if away is None:
                 await self.store.log_match(fixture_id, "bye", {}, SYSTEM_USER, now)
-                notice.lines.append(f"{names[home]} has a bye this round (a win).")
+                notice.lines.append(_("{player} has a bye this round (a win).").format(player=names[home]))
                 continue
             fixture = FixtureRow(fixture_id, season, number, division, home, away, sets, now, deadline, [])
             opened = await self._open_game(league, competition, fixture, names, 1)
@@ -819,7 +831,7 @@ class LeagueService:
             # A player who left the league cannot be seated: the deadline rules the match.
             log.warning("league %s fixture %s: game %s not opened: %s", league.id, fixture.id, number, exc)
             return None
-        match = f" (game {number} of up to {rules.best_of})" if rules.best_of > 1 else ""
+        match = _(" (game {n} of up to {best_of})").format(n=number, best_of=rules.best_of) if rules.best_of > 1 else ""
         division = f"division {fixture.division}, " if rules.format == "divisions" else ""
         title = f"{league.name} S{competition.season} R{fixture.round}: {names[fixture.home]} v {names[fixture.away]}"
         log.info("league %s: %s%s opened as game %s (%s)", league.id, division, title, row.id, match)
@@ -840,15 +852,16 @@ class LeagueService:
         outcomes = await self._outcomes(league.id, competition.season, rules)
         if not outcomes:
             return None
-        current = max(f.round for f, _ in outcomes)
+        current = max(f.round for f, _unused in outcomes)
         if any(not o.decided for f, o in outcomes if f.round == current):
             return None
         entrants = await self.store.entrants(league.id, competition.season)
         if current >= self._round_count(rules, entrants):
             return LeagueNotice(
                 league.id, competition.season, competition.guild_id, competition.channel_id,
-                [f"{league.name}, season {competition.season}: every match is decided. "
-                 "An organiser closes the season with /league season end."],
+                [_("{league}, season {season}: every match is decided. "
+                   "An organiser closes the season with /league season end.").format(
+                    league=league.name, season=competition.season)],
             )  # fmt: skip
         return await self._open_round(league, competition, current + 1)
 
@@ -891,7 +904,7 @@ class LeagueService:
                 if opened is not None:
                     notice.games.append(opened)
                     notice.mentions += opened.user_ids
-                    notice.lines.append(f"{opened.title}: the match goes on.")
+                    notice.lines.append(_("{match}: the match goes on.").format(match=opened.title))
                 await self._emit(notice)
                 return
             following = await self._after_decision(league, competition)
@@ -940,7 +953,7 @@ class LeagueService:
                     if opened is not None:
                         reopened.games.append(opened)
                         reopened.mentions += opened.user_ids
-                        reopened.lines.append(f"{opened.title}: the match is open.")
+                        reopened.lines.append(_("{match}: the match is open.").format(match=opened.title))
             await self._emit(reopened if reopened.games else None)
             outcomes = await self._outcomes(league.id, season, rules)
         due = [f for f, o in outcomes if not o.decided and f.deadline <= now]
@@ -972,8 +985,17 @@ class LeagueService:
             body = {"winner": winner, "staller": staller, "rule": rules.deadline_rule, "reason": reason}
             await self.store.log_match(fixture.id, "deadline", body, SYSTEM_USER, now)
             home, away = names.get(fixture.home, "?"), names.get(fixture.away, "?")
-            verdict = f"{names.get(winner, '?')} is awarded the match" if winner else "both players lose it"
-            notice.lines.append(f"{home} v {away}: {reason}; {verdict}.")
+            if staller is None:
+                said = _("the match window closed before the match could be played")
+            else:
+                said = _("the match window closed with {player} to play").format(player=names.get(staller, staller))
+            if winner:
+                verdict = _("{player} is awarded the match").format(player=names.get(winner, "?"))
+            else:
+                verdict = _("both players lose it")
+            notice.lines.append(
+                _("{home} v {away}: {reason}; {verdict}.").format(home=home, away=away, reason=said, verdict=verdict)
+            )
             notice.mentions += [fixture.home, fixture.away]
         for game_id in stalled_games:  # the match is decided: its game stops
             await self._abort(game_id)
@@ -987,23 +1009,27 @@ class LeagueService:
     ) -> LeagueNotice:  # fmt: skip
         """An organiser sets a match's result (``winner`` None: a draw), with a reason for the log."""
         league = await self.league(league_id)
-        self._check_organiser(league, is_manager, role_ids, "override a result")
+        self._check_organiser(league, is_manager, role_ids, N_("override a result"))
         competition = await self._running_competition(league)
         reason = " ".join(reason.split())
         if not 3 <= len(reason) <= 200:
-            raise ServiceError("give a reason of 3 to 200 characters (it is kept in the log)")
+            raise ServiceError(_("give a reason of 3 to 200 characters (it is kept in the log)"))
         fixtures = {f.id: f for f in await self.store.fixtures(league_id, competition.season)}
         fixture = fixtures.get(fixture_id)
         if fixture is None or fixture.away is None:
-            raise ServiceError(f"match #{fixture_id} is not a match of this season")
+            raise ServiceError(_("match #{id} is not a match of this season").format(id=fixture_id))
         if winner is not None and winner not in (fixture.home, fixture.away):
-            raise ServiceError("the winner must be one of the match's two players")
+            raise ServiceError(_("the winner must be one of the match's two players"))
         names = {e.user_id: e.name for e in await self.store.entrants(league_id, competition.season)}
         await self.store.log_match(fixture_id, "override", {"winner": winner, "reason": reason}, by_user, self.clock())
-        verdict = f"{names.get(winner, '?')} wins" if winner else "a draw"
+        verdict = _("{player} wins").format(player=names.get(winner, "?")) if winner else _("a draw")
         notice = LeagueNotice(
             league_id, competition.season, competition.guild_id, competition.channel_id,
-            [f"Result set by an organiser: {names[fixture.home]} v {names[fixture.away]}, {verdict} ({reason})."],
+            [
+                _("Result set by an organiser: {home} v {away}, {verdict} ({reason}).").format(
+                    home=names[fixture.home], away=names[fixture.away], verdict=verdict, reason=reason
+                )
+            ],
             mentions=[fixture.home, fixture.away],
         )  # fmt: skip
         async with self._lock(league_id):
@@ -1020,12 +1046,16 @@ class LeagueService:
     ) -> GameRow:
         league = await self.league(league_id)
         if not await self.store.is_member(league_id, user_id):
-            raise ServiceError(f"join the league {league.name!r} first (/league join)")
+            raise ServiceError(_("join the league {league!r} first (/league join)").format(league=league.name))
         season = await self.current_season(league_id)
         if season is None:
-            raise ServiceError(f"{league.name!r} has no season running: a manager starts one with /league season")
+            raise ServiceError(
+                _("{league!r} has no season running: a manager starts one with /league season").format(
+                    league=league.name
+                )
+            )
         if await self.store.competition(league_id, season) is not None:
-            raise ServiceError("this season is a competition: the bot opens its matches (/league fixtures)")
+            raise ServiceError(_("this season is a competition: the bot opens its matches (/league fixtures)"))
         o = league.options
         options = LobbyOptions(
             sets=o["sets"], max_players=o["max_players"], turn_limit=o["turn_limit"], timeout_policy=o["timeout_policy"]
@@ -1087,13 +1117,13 @@ class LeagueService:
         ratings = await self.store.ratings(league.id)
         names = await self.store.members(league.id)
         totals: dict[str, int] = {}
-        for (s, user), (_, _, games) in ratings.items():
+        for (s, user), (_unused, _unused, games) in ratings.items():
             if s <= season:
                 totals[user] = totals.get(user, 0) + games
         boost = league.options["season_sigma_boost"]
         upto = {k: v for k, v in ratings.items() if k[0] <= season}
         rows = []
-        for user in {u for (_, u) in upto} | set(await self.store.members(league.id, active_only=True)):
+        for user in {u for (_unused, u) in upto} | set(await self.store.members(league.id, active_only=True)):
             mu, sigma, games = starting_rating(upto, season, user, boost)
             rows.append((ordinal(mu, sigma), user, mu, sigma, games))
         rows.sort(key=lambda r: (-r[0], names.get(r[1], r[1])))
@@ -1121,11 +1151,11 @@ class LeagueService:
         upto = {k: v for k, v in ratings.items() if k[0] <= season}
         provisional = league.options["provisional_games"]
         out = {}
-        users = {u for (_, u) in upto} | {e.user_id for e in await self.store.entrants(league_id, season)}
+        users = {u for (_unused, u) in upto} | {e.user_id for e in await self.store.entrants(league_id, season)}
         for user in users:
-            mu0, sigma0, _ = starting_rating(before_season, season, user, boost)
-            mu, sigma, _ = starting_rating(upto, season, user, boost)
-            games = sum(g for (s, u), (_, _, g) in upto.items() if u == user)
+            mu0, sigma0, _unused = starting_rating(before_season, season, user, boost)
+            mu, sigma, _unused = starting_rating(upto, season, user, boost)
+            games = sum(g for (s, u), (_unused, _unused, g) in upto.items() if u == user)
             now = display_rating(mu, sigma)
             out[user] = (now, now - display_rating(mu0, sigma0), games < provisional)
         return out
@@ -1138,7 +1168,7 @@ class LeagueService:
             )
         competition = await self.store.competition(league_id, season)
         if competition is None:
-            raise ServiceError(f"season {season} is a rating ladder, not a competition")
+            raise ServiceError(_("season {n} is a rating ladder, not a competition").format(n=season))
         rules = CompetitionRules.from_json(competition.rules)
         return build_tables(
             rules,
@@ -1161,7 +1191,7 @@ class LeagueService:
         for fixture, outcome in outcomes:
             if user_id in (fixture.home, fixture.away) and fixture.away is not None and not outcome.decided:
                 out.append(self._fixture_view(fixture, names, outcome))
-        current = max((f.round for f, _ in outcomes), default=0)
+        current = max((f.round for f, _unused in outcomes), default=0)
         if rules.format == "divisions":
             for division, rounds in self._schedule(rules, entrants).items():
                 for number, pairs in enumerate(rounds, start=1):
@@ -1192,7 +1222,7 @@ class LeagueService:
         rules = CompetitionRules.from_json(competition.rules)
         names = {e.user_id: e.name for e in await self.store.entrants(league_id, competition.season)}
         outcomes = await self._outcomes(league_id, competition.season, rules)
-        current = max((f.round for f, _ in outcomes), default=0)
+        current = max((f.round for f, _unused in outcomes), default=0)
         return [self._fixture_view(f, names, o) for f, o in outcomes if f.round == current]
 
     async def history(self, league_id: int) -> list[dict[str, Any]]:
@@ -1229,7 +1259,7 @@ class LeagueService:
                 if row["user_id"] == user_id:
                     history.append({"game": result.game_id, "season": result.season, **row})
         if me is None and not history:
-            raise ServiceError("that player has no rating in this league yet")
+            raise ServiceError(_("that player has no rating in this league yet"))
         return {"standing": me, "history": history}
 
     async def league_games(self, league_id: int) -> list[GameRow]:

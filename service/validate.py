@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from engine.language import _
 from engine.moves import MOVE_TYPES as ENGINE_MOVE_TYPES
 
 MAX_GAME_ID = 2**63 - 1  # SQLite's INTEGER
@@ -53,7 +54,7 @@ def is_int(value: Any) -> bool:
 def game_id(value: Any) -> int:
     """A game number: a true int in 1 .. 2**63-1."""
     if not is_int(value) or not 1 <= value <= MAX_GAME_ID:
-        raise InvalidInput(f"there is no game {clip(value, 30)}")
+        raise InvalidInput(_("there is no game {id}").format(id=clip(value, 30)))
     return value
 
 
@@ -61,7 +62,7 @@ def version(value: Any) -> int | None:
     if value is None:
         return None
     if not is_int(value) or not 0 <= value <= MAX_GAME_ID:
-        raise InvalidInput(f"{clip(value, 30)} is not a game version")
+        raise InvalidInput(_("{value} is not a game version").format(value=clip(value, 30)))
     return value
 
 
@@ -74,7 +75,7 @@ def user_id(value: Any, what: str = "user id") -> str:
 def display_name(value: Any) -> str:
     """A player's display name as a front end passes it: any printable text, cut to 100."""
     if not isinstance(value, str):
-        raise InvalidInput(f"{clip(value, 30)} is not a name")
+        raise InvalidInput(_("{value} is not a name").format(value=clip(value, 30)))
     return "".join(ch for ch in value if ch.isprintable())[:MAX_TEXT]
 
 
@@ -89,7 +90,7 @@ def names(value: Any, what: str, limit: int = 16) -> list[str]:
 
 def whole_number(value: Any, what: str) -> int:
     if not is_int(value) or abs(value) > MAX_GAME_ID:
-        raise InvalidInput(f"{what} must be a whole number, not {clip(value, 30)}")
+        raise InvalidInput(_("{what} must be a whole number, not {value}").format(what=_(what), value=clip(value, 30)))
     return value
 
 

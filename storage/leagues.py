@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from engine.language import _
 from storage.store import Conflict, NotFound, Store, iso, parse_time
 
 RatingKey = tuple[int, str]  # (season number, user id)
@@ -97,7 +98,7 @@ class LeagueStore:
                 )
                 return int(cur.lastrowid)  # type: ignore[arg-type]
         except sqlite3.IntegrityError:
-            raise Conflict(f"this server already has a league called {name!r}") from None
+            raise Conflict(_("this server already has a league called {name!r}").format(name=name)) from None
 
     @staticmethod
     def _league(row: Any) -> LeagueRow:
@@ -106,7 +107,7 @@ class LeagueStore:
     async def league(self, league_id: int) -> LeagueRow:
         rows = await self.store._read("SELECT * FROM leagues WHERE id = ?", (league_id,))
         if not rows:
-            raise NotFound(f"there is no league #{league_id}")
+            raise NotFound(_("there is no league #{id}").format(id=league_id))
         return self._league(rows[0])
 
     async def league_by_name(self, guild_id: str, name: str) -> LeagueRow | None:
@@ -127,7 +128,7 @@ class LeagueStore:
             async with conn.execute("SELECT options FROM leagues WHERE id = ?", (league_id,)) as cur:
                 row = await cur.fetchone()
             if row is None:
-                raise NotFound(f"there is no league #{league_id}")
+                raise NotFound(_("there is no league #{id}").format(id=league_id))
             options = json.loads(row[0]) | {key: value}
             await conn.execute("UPDATE leagues SET options = ? WHERE id = ?", (json.dumps(options), league_id))
 
@@ -139,7 +140,7 @@ class LeagueStore:
             ) as cur:
                 row = await cur.fetchone()
             if row is not None and row[0]:
-                raise Conflict("you are already a member of this league")
+                raise Conflict(_("you are already a member of this league"))
             if row is None:
                 await conn.execute(
                     "INSERT INTO league_members (league_id, user_id, name, joined_at) VALUES (?, ?, ?, ?)",
@@ -158,7 +159,7 @@ class LeagueStore:
                 (league_id, user_id),
             )
             if cur.rowcount == 0:
-                raise Conflict("you are not a member of this league")
+                raise Conflict(_("you are not a member of this league"))
 
     async def is_member(self, league_id: int, user_id: str) -> bool:
         rows = await self.store._read(
@@ -191,7 +192,7 @@ class LeagueStore:
             ) as cur:
                 last = await cur.fetchone()
             if last is not None and last[1] is None:
-                raise Conflict(f"season {last[0]} is still running")
+                raise Conflict(_("season {n} is still running").format(n=last[0]))
             number = (last[0] if last else 0) + 1
             await conn.execute(
                 "INSERT INTO seasons (league_id, number, started_at) VALUES (?, ?, ?)", (league_id, number, iso(now))
@@ -206,7 +207,7 @@ class LeagueStore:
                 (iso(now), json.dumps(standings), league_id, number),
             )
             if cur.rowcount == 0:
-                raise Conflict("no season is running")
+                raise Conflict(_("no season is running"))
 
     # ------------------------------------------------------------------ results and ratings
     async def append_result(
@@ -222,7 +223,7 @@ class LeagueStore:
                 )
                 await self._write_ratings(conn, league_id, ratings)
         except sqlite3.IntegrityError:
-            raise Conflict(f"game #{game_id} is already in the results") from None
+            raise Conflict(_("game #{id} is already in the results").format(id=game_id)) from None
 
     @staticmethod
     async def _write_ratings(conn: Any, league_id: int, ratings: dict[RatingKey, Rating]) -> None:
@@ -268,7 +269,7 @@ class LeagueStore:
                     (league_id, season, json.dumps(rules), guild_id, channel_id, iso(now)),
                 )
         except sqlite3.IntegrityError:
-            raise Conflict(f"season {season} is already a competition") from None
+            raise Conflict(_("season {n} is already a competition").format(n=season)) from None
 
     async def competition(self, league_id: int, season: int) -> CompetitionRow | None:
         rows = await self.store._read(
@@ -295,7 +296,7 @@ class LeagueStore:
                 "SELECT 1 FROM fixtures WHERE league_id = ? AND season = ? LIMIT 1", (league_id, season)
             ) as cur:
                 if await cur.fetchone() is not None:
-                    raise Conflict("the season has kicked off: its divisions are fixed")
+                    raise Conflict(_("the season has kicked off: its divisions are fixed"))
             await conn.execute("DELETE FROM entrants WHERE league_id = ? AND season = ?", (league_id, season))
             await conn.executemany(
                 "INSERT INTO entrants (league_id, season, user_id, name, division, seed) VALUES (?, ?, ?, ?, ?, ?)",
@@ -328,7 +329,7 @@ class LeagueStore:
                     ids.append(int(cur.lastrowid))  # type: ignore[arg-type]
                 return ids
         except sqlite3.IntegrityError:
-            raise Conflict(f"round {round_number} is already open") from None
+            raise Conflict(_("round {n} is already open").format(n=round_number)) from None
 
     async def add_fixture_game(self, fixture_id: int, number: int, game_id: int) -> None:
         try:
@@ -338,7 +339,7 @@ class LeagueStore:
                     (fixture_id, number, game_id),
                 )
         except sqlite3.IntegrityError:
-            raise Conflict(f"game {number} of this match is already open") from None
+            raise Conflict(_("game {n} of this match is already open").format(n=number)) from None
 
     async def fixtures(self, league_id: int, season: int) -> list[FixtureRow]:
         rows = await self.store._read(
@@ -389,7 +390,7 @@ class LeagueStore:
                      iso(now)),
                 )  # fmt: skip
         except sqlite3.IntegrityError:
-            raise Conflict("that game is already in the match log") from None
+            raise Conflict(_("that game is already in the match log")) from None
 
     async def match_log(self, league_id: int, season: int) -> list[MatchEntry]:
         rows = await self.store._read(

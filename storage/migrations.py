@@ -202,3 +202,6 @@ MIGRATIONS.append(
         """,
     )
 )
+
+# The language a player's direct messages are written in (Discord's locale when they asked for them).
+MIGRATIONS.append((5, "ALTER TABLE players ADD COLUMN language TEXT NOT NULL DEFAULT 'en';"))

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from engine.language import _
 from storage.database import Database
 
 
@@ -220,9 +221,9 @@ class Store:
         async with conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
             row = await cur.fetchone()
         if row is None:
-            raise NotFound(f"there is no game #{game_id}")
+            raise NotFound(_("there is no game #{id}").format(id=game_id))
         if row["status"] != "lobby":
-            raise Conflict("the game has already started")
+            raise Conflict(_("the game has already started"))
         return row
 
     async def update_lobby_options(
@@ -253,7 +254,7 @@ class Store:
             async with conn.execute("SELECT count(*) FROM seats WHERE game_id = ?", (game_id,)) as cur:
                 (count,) = await cur.fetchone()  # type: ignore[misc]
             if count >= capacity:
-                raise Conflict(f"the lobby is full ({capacity} players)")
+                raise Conflict(_("the lobby is full ({n} players)").format(n=capacity))
             try:
                 await conn.execute(
                     "INSERT INTO seats (game_id, user_id, name, is_ai, joined_at) VALUES (?, ?, ?, ?, ?)",
@@ -261,7 +262,7 @@ class Store:
                 )
             except Exception as exc:  # the primary key: already seated
                 if "UNIQUE" in str(exc):
-                    raise Conflict("you are already in this lobby") from None
+                    raise Conflict(_("you are already in this lobby")) from None
                 raise
 
     async def remove_seat(self, game_id: int, user_id: str) -> None:
@@ -272,7 +273,7 @@ class Store:
                 (game_id, user_id, game_id),
             )
             if cur.rowcount == 0:
-                raise Conflict("you are not in this lobby (or the game has started)")
+                raise Conflict(_("you are not in this lobby (or the game has started)"))
 
     async def set_seat_status(
         self, game_id: int, user_id: str, status: str, expected_version: int | None = None
@@ -297,7 +298,7 @@ class Store:
                 (json.dumps(setup), iso(now), iso(now), game_id),
             )
             if cur.rowcount == 0:
-                raise Conflict("the game has already started")
+                raise Conflict(_("the game has already started"))
             for seat, user_id in enumerate(order):
                 await conn.execute(
                     "UPDATE seats SET seat = ? WHERE game_id = ? AND user_id = ?", (seat, game_id, user_id)
@@ -311,7 +312,7 @@ class Store:
                 (status, json.dumps(result) if result is not None else None, iso(now), game_id),
             )
             if cur.rowcount == 0:
-                raise Conflict("the game is already over")
+                raise Conflict(_("the game is already over"))
 
     # ------------------------------------------------------------------ moves
     async def append_moves(
@@ -367,7 +368,7 @@ class Store:
         async with self.lock:
             self.writes += 1  # before the commit lands: a token read meanwhile is already stale
             if not await self.db.run(write):
-                raise Conflict("that turn has already been played")
+                raise Conflict(_("that turn has already been played"))
         return version
 
     async def moves(self, game_id: int, after: int = 0) -> list[tuple[int, str, str]]:
@@ -430,10 +431,14 @@ class Store:
 
     # ------------------------------------------------------------------ players
     async def player_settings(self, user_id: str) -> dict[str, Any]:
-        rows = await self._read("SELECT name, dm_turns FROM players WHERE user_id = ?", (user_id,))
-        return {"name": rows[0][0], "dm_turns": bool(rows[0][1])} if rows else {"dm_turns": False}
+        rows = await self._read("SELECT name, dm_turns, language FROM players WHERE user_id = ?", (user_id,))
+        if not rows:
+            return {"dm_turns": False, "language": "en"}
+        return {"name": rows[0][0], "dm_turns": bool(rows[0][1]), "language": rows[0][2]}
 
-    async def save_player(self, user_id: str, name: str, now: datetime, dm_turns: bool | None = None) -> None:
+    async def save_player(
+        self, user_id: str, name: str, now: datetime, dm_turns: bool | None = None, language: str | None = None
+    ) -> None:
         async with self._tx() as conn:
             await conn.execute(
                 "INSERT INTO players (user_id, name, created_at) VALUES (?, ?, ?)"
@@ -442,12 +447,14 @@ class Store:
             )
             if dm_turns is not None:
                 await conn.execute("UPDATE players SET dm_turns = ? WHERE user_id = ?", (int(dm_turns), user_id))
+            if language is not None:
+                await conn.execute("UPDATE players SET language = ? WHERE user_id = ?", (language, user_id))
 
 
 def _read_row(conn: sqlite3.Connection, game_id: int) -> tuple[Any, list[Any]]:
     row = conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
     if row is None:
-        raise NotFound(f"there is no game #{game_id}")
+        raise NotFound(_("there is no game #{id}").format(id=game_id))
     seats = conn.execute(
         "SELECT user_id, name, seat, is_ai, status FROM seats WHERE game_id = ? ORDER BY seat, joined_at, rowid",
         (game_id,),

@@ -9,7 +9,8 @@ import re
 import discord
 
 from cogs.bot import command_tree
-from cogs.i18n import catalog, translate
+from cogs.i18n import command_text
+from locales import entries
 from tests.discord_api import User, running
 from tests.test_discord_play import clean
 
@@ -32,7 +33,7 @@ async def test_every_command_text_has_a_french_translation_valid_for_discord():
 
     for command in tree:
         walk(command, tree)
-    fr = catalog("fr")
+    fr = entries("fr", "commands")
     for kind, node in texts:
         source = node["name"] if kind in ("name", "choice") else node["description"]
         assert source in fr, f"no French for {source!r}"
@@ -45,9 +46,9 @@ async def test_every_command_text_has_a_french_translation_valid_for_discord():
 
 
 def test_other_languages_fall_back_to_english():
-    assert translate("Join a league", discord.Locale.french) == "Rejoindre une ligue"
-    assert translate("Join a league", discord.Locale.german) == "Join a league"
-    assert translate("Join a league", None) == "Join a league"
+    assert command_text("Join a league", discord.Locale.french) == "Rejoindre une ligue"
+    assert command_text("Join a league", discord.Locale.german) == "Join a league"
+    assert command_text("Join a league", None) == "Join a league"
 
 
 async def test_a_french_speaking_player_uses_the_same_commands(tmp_path):

@@ -16,7 +16,10 @@ def game():
     [
         (tile(5, 5), r"\(5, 5\) does not touch any placed tile"),
         (tile(0, 0), r"\(0, 0\) is already taken"),
-        (tile(0, -1, 0), r"the S edge of \(0, -1\) would be a field, but its neighbour at \(0, 0\) has a city there"),
+        (
+            tile(0, -1, 0),
+            r"the south edge of \(0, -1\) would be a field, but its neighbour at \(0, 0\) has a city there",
+        ),
         (tile(0, -1, 45), "rot must be 0, 90, 180 or 270"),
         (tile(0, -1, 180, "base.C"), "the drawn tile is base.E, not base.C"),
         ({"type": "tile", "x": "a", "y": 0, "rot": 0}, "whole numbers"),

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from engine.board import NEIGHBOURS8
 from engine.catalog import SET_TILES, TILE_TYPES, tile_set
 from engine.expansions import Event, Expansion, Move, Step
+from engine.language import _
 from engine.moves import BadSetup, IllegalMove
 from engine.words import cell, tile_name
 
@@ -57,24 +58,28 @@ class CastleChoice(Step):
 
     def prompt(self, game: Game) -> str:
         if not game.bag_left:
-            return "place one of your castles (the bag is empty)"
-        return "draw a tile or place one of your castles"
+            return _("place one of your castles (the bag is empty)")
+        return _("draw a tile or place one of your castles")
 
     def label(self, game: Game, move: Move) -> str:
         if move["type"] == "draw":
-            return "draw a tile from the bag"
-        return f"{tile_name(move['castle'])} at {cell(move['x'], move['y'])} turned {move['rot']}°"
+            return _("draw a tile from the bag")
+        return _("{castle} at {cell} turned {degrees}°").format(
+            castle=tile_name(move["castle"]), cell=cell(move["x"], move["y"]), degrees=move["rot"]
+        )
 
     def check(self, game: Game, move: Move) -> None:
         if move["type"] == "draw":
             if not game.bag_left:
-                raise IllegalMove("the bag is empty: you can only place a castle")
+                raise IllegalMove(_("the bag is empty: you can only place a castle"))
             return
         castle_id = move.get("castle")
         hand = _state(game)["hands"].get(game.current, [])
         if not isinstance(castle_id, str) or castle_id not in hand:
-            held = ", ".join(tile_name(c) for c in hand) or "none"
-            raise IllegalMove(f"you do not hold {str(castle_id)[:40]!r}; your castles: {held}")
+            held = ", ".join(tile_name(c) for c in hand) or _("none")
+            raise IllegalMove(
+                _("you do not hold {castle!r}; your castles: {held}").format(castle=str(castle_id)[:40], held=held)
+            )
         tile = TILE_TYPES[castle_id]
         x, y, rot = game.check_placement(tile, move)
         problem = _near_castle(game, tile, x, y, rot)
@@ -117,7 +122,9 @@ def _near_castle(game: Game, tile: TileType, x: int, y: int, rot: int) -> str | 
         for dx, dy in NEIGHBOURS8:
             placed = board.cells.get((cx + dx, cy + dy))
             if placed is not None and is_castle(board.placements[placed[0]].tile.id):
-                return f"a castle may not touch another castle, not even diagonally (at ({cx + dx}, {cy + dy}))"
+                return _("a castle may not touch another castle, not even diagonally (at {cell})").format(
+                    cell=cell(cx + dx, cy + dy)
+                )
     return None
 
 

@@ -22,9 +22,10 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from engine.expansions import Event, Expansion, Move, Step
+from engine.language import _
 from engine.moves import IllegalMove
 from engine.tiles import DIRS, DX, DY
-from engine.words import DIRECTION_WORDS, cell
+from engine.words import DIRECTION_WORDS, cell, direction, names
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -54,7 +55,7 @@ def join_name(a: int, b: int) -> str:
 def join_words(join: str) -> str:
     """ "E-W" -> "east and west"."""
     a, b = join.split("-")
-    return f"{DIRECTION_WORDS[DIRS.index(a)]} and {DIRECTION_WORDS[DIRS.index(b)]}"
+    return names([direction(DIRECTION_WORDS[DIRS.index(a)]), direction(DIRECTION_WORDS[DIRS.index(b)])])
 
 
 def parse_join(text: Any) -> tuple[int, int] | None:
@@ -69,14 +70,16 @@ def parse_join(text: Any) -> tuple[int, int] | None:
 def _check_ferry(game: Game, move: Move) -> tuple[int, int, tuple[int, int]]:
     x, y = move.get("x"), move.get("y")
     if type(x) is not int or type(y) is not int:
-        raise IllegalMove('a ferry move needs whole numbers "x" and "y"')
+        raise IllegalMove(_('a ferry move needs whole numbers "x" and "y"'))
     pair = parse_join(move.get("join"))
     if pair is None:
-        raise IllegalMove('"join" names two jetties, such as "E-W"')
+        raise IllegalMove(_('"join" names two jetties, such as "E-W"'))
     if (x, y) not in game.board.cells or not game.board.placements[game.board.cells[(x, y)][0]].tile.lake:
-        raise IllegalMove(f"there is no lake at ({x}, {y})")
+        raise IllegalMove(_("there is no lake at {cell}").format(cell=cell(x, y)))
     if not set(pair) <= set(stubs(game, (x, y))):
-        raise IllegalMove(f"the lake at ({x}, {y}) has no jetty at {str(move['join'])[:10]}")
+        raise IllegalMove(
+            _("the lake at {cell} has no jetty at {join}").format(cell=cell(x, y), join=str(move["join"])[:10])
+        )
     return x, y, pair
 
 
@@ -96,15 +99,17 @@ class PlaceFerry(Step):
         return [{"type": "ferry", "x": p.x, "y": p.y, "join": join_name(a, b)} for a, b in combinations(dirs, 2)]
 
     def prompt(self, game: Game) -> str:
-        return "put a ferry on the new lake tile"
+        return _("put a ferry on the new lake tile")
 
     def label(self, game: Game, move: Move) -> str:
-        return f"ferry joining the {join_words(move['join'])} jetties"
+        return _("ferry joining the {jetties} jetties").format(jetties=join_words(move["join"]))
 
     def check(self, game: Game, move: Move) -> None:
         p = game.board.placements[game.placement]  # type: ignore[index]
         if (move.get("x"), move.get("y")) != (p.x, p.y):
-            raise IllegalMove(f"the new ferry goes on the lake tile you just placed, at ({p.x}, {p.y})")
+            raise IllegalMove(
+                _("the new ferry goes on the lake tile you just placed, at {cell}").format(cell=cell(p.x, p.y))
+            )
         _check_ferry(game, move)
 
     def play(self, game: Game, move: Move, events: list[Event]) -> bool:
@@ -138,13 +143,15 @@ class MoveFerries(Step):
         return moves
 
     def pass_label(self, game: Game) -> str | None:
-        return "leave the ferries as they are"
+        return _("leave the ferries as they are")
 
     def prompt(self, game: Game) -> str:
-        return "move a ferry on a road you extended, or leave them"
+        return _("move a ferry on a road you extended, or leave them")
 
     def label(self, game: Game, move: Move) -> str:
-        return f"move the ferry at {cell(move['x'], move['y'])} to join {join_words(move['join'])}"
+        return _("move the ferry at {cell} to join {jetties}").format(
+            cell=cell(move["x"], move["y"]), jetties=join_words(move["join"])
+        )
 
     def check(self, game: Game, move: Move) -> None:
         if move["type"] == "pass":
@@ -153,10 +160,12 @@ class MoveFerries(Step):
         key = _key(x, y)
         if key not in _state(game)["movable"]:
             raise IllegalMove(
-                f"the ferry at ({x}, {y}) may not move now: only the first ferry on each road you extended"
+                _("the ferry at {cell} may not move now: only the first ferry on each road you extended").format(
+                    cell=cell(x, y)
+                )
             )
         if join_name(*pair) == _state(game)["at"][key]:
-            raise IllegalMove("the ferry already joins those jetties; pass to leave it")
+            raise IllegalMove(_("the ferry already joins those jetties; pass to leave it"))
 
     def play(self, game: Game, move: Move, events: list[Event]) -> bool:
         state = _state(game)
@@ -228,8 +237,12 @@ class Ferries(Expansion):
     def describe(event: Event) -> str | None:
         where, jetties = cell(event["x"], event["y"]), join_words(event["join"])
         if event["action"] == "placed":
-            return f"{event['player']} put a ferry on the lake at {where}, joining the {jetties} jetties."
-        return f"{event['player']} moved the ferry at {where} to join the {jetties} jetties."
+            return _("{player} put a ferry on the lake at {cell}, joining the {jetties} jetties.").format(
+                player=event["player"], cell=where, jetties=jetties
+            )
+        return _("{player} moved the ferry at {cell} to join the {jetties} jetties.").format(
+            player=event["player"], cell=where, jetties=jetties
+        )
 
     # ------------------------------------------------------------------ roads
     @staticmethod

@@ -23,8 +23,9 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from engine.catalog import TILE_TYPES, tile_set
 from engine.expansions import Event, Expansion
+from engine.language import _, sentence
 from engine.tiles import DX, DY, edge_key
-from engine.words import tile_name
+from engine.words import cell, tile_name
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -111,9 +112,9 @@ def _turn_problem(history: History, turn: str) -> str | None:
     if turn == "S":
         return None
     if history[0] == turn:
-        return "the river may not turn the same way twice in a row (a U-turn)"
+        return _("the river may not turn the same way twice in a row (a U-turn)")
     if history[1] == turn and history[2] == turn:
-        return "the river may not turn the same way three times in a row"
+        return _("the river may not turn the same way three times in a row")
     return None
 
 
@@ -215,7 +216,7 @@ class Completion:
         result = False
         if closers <= live + forks:
             occupied = self.occupied
-            for i, (_, _, cell, edges, new_ends, new_counts, new_lake) in enumerate(children):
+            for i, (_unused, _unused, cell, edges, new_ends, new_counts, new_lake) in enumerate(children):
                 if i == 1 and not self._room(ends, left + lake):
                     break
                 occupied[cell] = edges
@@ -233,8 +234,8 @@ class Completion:
         occupied = self.occupied
         # The order depends on the position only (the centre of the river's box), so
         # that a search from a child position retraces its part of the parent's search.
-        xs = [x for x, _ in occupied]
-        ys = [y for _, y in occupied]
+        xs = [x for x, _unused in occupied]
+        ys = [y for _unused, y in occupied]
         cx, cy = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
         # The lake comes last: it is tried only when no other tile is left.
         options: list[tuple[int, tuple[Look, ...]]] = [(i, self.shapes[i]) for i, c in enumerate(counts) if c]
@@ -312,7 +313,7 @@ class Completion:
         closing = [self.shapes[i] for i, c in enumerate(counts) if c and self.net[i] < 0]
         if lake and self.lake is not None:
             closing.append(self.lake)
-        free = {e for e, _ in areas}
+        free = {e for e, _unused in areas}
         for a, end in enumerate(ends):
             if free - {a} and self._closes_now(end, closing):
                 return True
@@ -320,7 +321,7 @@ class Completion:
 
     def _closes_now(self, end: End, closing: list[tuple[Look, ...]]) -> bool:
         """Does one of the closing tiles fit at this end now?"""
-        x, y, flow, _ = end
+        x, y, flow, _unused = end
         incoming = (flow + 2) % 4
         need = mask = 0
         for d in range(4):
@@ -336,8 +337,8 @@ class Completion:
         Beyond the box around the river everything is free: reaching it is room enough.
         """
         occupied = self.occupied
-        xs = [x for x, _ in occupied]
-        ys = [y for _, y in occupied]
+        xs = [x for x, _unused in occupied]
+        ys = [y for _unused, y in occupied]
         x0, x1, y0, y1 = min(xs) - 1, max(xs) + 1, min(ys) - 1, max(ys) + 1
         seen = {(x, y) for x, y, _, _ in ends}
         todo = list(seen)
@@ -431,7 +432,11 @@ class River(Expansion):
 
     @staticmethod
     def describe(event: Event) -> str | None:
-        return f"The {tile_name(event['tile'])} fits nowhere now: it goes back under the river tiles."
+        return sentence(
+            _("{tile} fits nowhere now: it goes back under the river tiles.").format(
+                tile=tile_name(event["tile"], article=True)
+            )
+        )
 
     def __init__(self) -> None:
         # Completability answers by position (a pure function of it, so sharing the
@@ -481,13 +486,13 @@ class River(Expansion):
         state = _state(game)
         end = state["ends"].get(_key(x, y))
         if end is None:
-            return "a river tile must continue the river: place it at an open end of the river", None
+            return _("a river tile must continue the river: place it at an open end of the river"), None
         flow = end["dir"]
         incoming = (flow + 2) % 4
         rivers = _looks(tile, rot).rivers
         through = next((dirs for dirs in rivers if incoming in dirs), None)
         if through is None:
-            return "the river on this tile does not meet the open end", None
+            return _("the river on this tile does not meet the open end"), None
         branch = str(end["branch"])
         turns = state["turns"][branch]
         ends = dict(state["ends"])
@@ -511,13 +516,15 @@ class River(Expansion):
         for b, d, branch_turns in exits:
             nx, ny = x + DX[d], y + DY[d]
             if (nx, ny) in game.board.cells:
-                return f"the river would run into the tile at ({nx}, {ny})", None
+                return _("the river would run into the tile at {cell}").format(cell=cell(nx, ny)), None
             if _key(nx, ny) in ends:
-                return "the two branches of the river may never be joined", None
+                return _("the two branches of the river may never be joined"), None
             # Look ahead: the next river tile needs somewhere to go from there.
             ahead = [(nx + DX[k], ny + DY[k]) for k in range(4) if k != (d + 2) % 4]
             if all(c in game.board.cells for c in ahead):
-                return f"the river would point at ({nx}, {ny}), from where it could never continue", None
+                return _("the river would point at {cell}, from where it could never continue").format(
+                    cell=cell(nx, ny)
+                ), None
             ends[_key(nx, ny)] = {"branch": b, "dir": d}
             new_turns[str(b)] = branch_turns
         return None, {"ends": ends, "turns": new_turns, "next_branch": next_branch}
@@ -543,7 +550,7 @@ class River(Expansion):
         # If the river cannot be completed anyway (castles walled it in, or an old
         # record), only the tile's own rules apply: place as much of it as fits.
         if self._completes(occupied, _ends(_state(game)), [tile.id, *stack]):
-            return "the rest of the river could then no longer be placed in full"
+            return _("the rest of the river could then no longer be placed in full")
         return None
 
     def _completes(self, occupied: dict, ends: tuple[End, ...], stack: list[str]) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.expansions import Event, Expansion, FigureOption, Move
+from engine.language import _, ngettext
 from engine.moves import IllegalMove
 from engine.words import cell
 
@@ -64,20 +65,29 @@ class Tollhouse(FigureOption):
         house = _state(game)["houses"].get(game.current)
         where = cell(move["x"], move["y"])
         if house is None:
-            return f"tollhouse on the village at {where}"
-        return f"move your tollhouse (value {house['value']}) to the village at {where}"
+            return _("tollhouse on the village at {cell}").format(cell=where)
+        return _("move your tollhouse (value {value}) to the village at {cell}").format(
+            value=house["value"], cell=where
+        )
 
     def check(self, game: Game, move: Move) -> None:
         x, y = move.get("x"), move.get("y")
         if type(x) is not int or type(y) is not int:
-            raise IllegalMove('a toll move needs whole numbers "x" and "y"')
+            raise IllegalMove(_('a toll move needs whole numbers "x" and "y"'))
         placed = game.board.cells.get((x, y))
         if placed is None or not game.board.placements[placed[0]].tile.village:
-            raise IllegalMove(f"there is no village at ({x}, {y})")
+            raise IllegalMove(_("there is no village at {cell}").format(cell=cell(x, y)))
         for owner, house in _state(game)["houses"].items():
             if (house["x"], house["y"]) == (x, y):
-                whose = "your" if owner == game.current else f"{game.players[owner]}'s"
-                raise IllegalMove(f"{whose} tollhouse already stands on the village at ({x}, {y})")
+                if owner == game.current:
+                    raise IllegalMove(
+                        _("your tollhouse already stands on the village at {cell}").format(cell=cell(x, y))
+                    )
+                raise IllegalMove(
+                    _("{player}'s tollhouse already stands on the village at {cell}").format(
+                        player=game.players[owner], cell=cell(x, y)
+                    )
+                )
 
     def play(self, game: Game, move: Move, events: list[Event]) -> None:
         houses = _state(game)["houses"]
@@ -109,18 +119,34 @@ class Tollkeepers(Expansion):
     def describe(event: Event) -> str | None:
         action, who = event["action"], event["player"]
         where = cell(event["x"], event["y"]) if "x" in event else ""
-        if action in ("placed", "moved"):
-            return f"{who} {action} their tollhouse (value {event['value']}) on the village at {where}."
+        if action == "placed":
+            return _("{player} placed their tollhouse (value {value}) on the village at {cell}.").format(
+                player=who, value=event["value"], cell=where
+            )
+        if action == "moved":
+            return _("{player} moved their tollhouse (value {value}) to the village at {cell}.").format(
+                player=who, value=event["value"], cell=where
+            )
         if action == "collected":
             if not event["points"]:
-                return (
-                    f"{who}'s tollhouse at {cell(event['x'], event['y'])} collects nothing (no decoration on the road)."
+                return _("{player}'s tollhouse at {cell} collects nothing (no decoration on the road).").format(
+                    player=who, cell=where
                 )
-            return f"{who}'s tollhouse at {cell(event['x'], event['y'])} collects {event['points']}."
+            return ngettext(
+                "{player}'s tollhouse at {cell} collects {n} point.",
+                "{player}'s tollhouse at {cell} collects {n} points.",
+                event["points"],
+            ).format(player=who, cell=where, n=event["points"])
         if action == "flipped":
-            return f"{who}'s tollhouse turns to value {event['value']} (it collected from travellers)."
+            return _("{player}'s tollhouse turns to value {value} (it collected from travellers).").format(
+                player=who, value=event["value"]
+            )
         if action == "final":
-            return f"Final scoring: {who}'s tollhouse collects {event['points']}."
+            return ngettext(
+                "Final scoring: {player}'s tollhouse collects {n} point.",
+                "Final scoring: {player}'s tollhouse collects {n} points.",
+                event["points"],
+            ).format(player=who, n=event["points"])
         return None
 
     def on_completed(self, game: Game, root: int, events: list[Event]) -> None:

@@ -13,9 +13,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.expansions import Event, Expansion, FigureOption, Move, Step
+from engine.language import N_, _, ngettext
 from engine.moves import IllegalMove
 from engine.tiledata.wheel import CROWN_SPACES, SECTORS, START
-from engine.words import cell, plural, role
+from engine.words import cell, role
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -27,25 +28,26 @@ def _state(game: Game) -> dict[str, Any]:
 
 
 SECTOR_NAMES = {
-    "fortune": "Fortune",
-    "taxes": "Taxes",
-    "famine": "Famine",
-    "storm": "Storm",
-    "inquisition": "Inquisition",
-    "plague": "Plague",
+    "fortune": N_("Fortune"),
+    "taxes": N_("Taxes"),
+    "famine": N_("Famine"),
+    "storm": N_("Storm"),
+    "inquisition": N_("Inquisition"),
+    "plague": N_("Plague"),
 }
 SECTOR_EFFECTS = {
-    "fortune": "the player who drew the tile scores 3",
-    "taxes": "each knight scores its city's pennants plus its owner's knights there",
-    "famine": "each farmer scores 1 per completed city its field touches",
-    "storm": "each player scores 1 per follower in supply",
-    "inquisition": "each player scores 2 per monk on the board",
-    "plague": "each player with followers on the land sends one home",
+    "fortune": N_("the player who drew the tile scores 3"),
+    "taxes": N_("each knight scores its city's pennants plus its owner's knights there"),
+    "famine": N_("each farmer scores 1 per completed city its field touches"),
+    "storm": N_("each player scores 1 per follower in supply"),
+    "inquisition": N_("each player scores 2 per monk on the board"),
+    "plague": N_("each player with followers on the land sends one home"),
 }
 
 
 def sector_name(sector: str) -> str:
-    return SECTOR_NAMES.get(sector, sector.capitalize())
+    """A wheel sector's name in the current language."""
+    return _(SECTOR_NAMES[sector]) if sector in SECTOR_NAMES else sector.capitalize()
 
 
 def land_followers(game: Game, player: int) -> list[int]:
@@ -79,16 +81,18 @@ class Plague(Step):
         ]
 
     def prompt(self, game: Game) -> str:
-        return "send one of your followers home (the plague)"
+        return _("send one of your followers home (the plague)")
 
     def label(self, game: Game, move: Move) -> str:
         node = game.node_at(move["x"], move["y"], move["at"])
-        return f"send home your {role(game.board.kind[node])} on {game.node_phrase(node)}"
+        return _("send home your {role} on {feature}").format(
+            role=role(game.board.kind[node]), feature=game.node_phrase(node)
+        )
 
     def _node(self, game: Game, move: Move) -> int:
         at = move.get("at")
         if not isinstance(at, str):
-            raise IllegalMove('a remove move needs "at", e.g. "road:E", and the cell "x", "y"')
+            raise IllegalMove(_('a remove move needs "at", e.g. "road:E", and the cell "x", "y"'))
         node = game.node_at(move.get("x"), move.get("y"), at)
         player = self.actor(game)
         mine = land_followers(game, player)
@@ -101,7 +105,11 @@ class Plague(Step):
             if (board.node_place[n], n - board.placement_of(n).first_node) == segment:
                 return n
         where = ", ".join(game.node_phrase(n) for n in mine)
-        raise IllegalMove(f"{game.players[player]} must send home one of their followers: {where}")
+        raise IllegalMove(
+            _("{player} must send home one of their followers: {where}").format(
+                player=game.players[player], where=where
+            )
+        )
 
     def check(self, game: Game, move: Move) -> None:
         self._node(game, move)
@@ -140,17 +148,21 @@ class CrownSpace(FigureOption):
         sector = move["at"].split(":", 1)[1]
         spaces = _state(game)["crowns"].get(sector, [])
         free = sum(1 for p in spaces if p is None)
-        return f"follower on the {sector_name(sector)} crown of the wheel ({plural(free, 'free space')})"
+        return ngettext(
+            "follower on the {sector} crown of the wheel ({n} free space)",
+            "follower on the {sector} crown of the wheel ({n} free spaces)",
+            free,
+        ).format(sector=sector_name(sector), n=free)
 
     def check(self, game: Game, move: Move) -> None:
         sector = move["at"].split(":", 1)[1]
         spaces = _state(game)["crowns"].get(sector)
         if spaces is None:
-            raise IllegalMove(f"the wheel has no crown space in {sector[:20]!r}")
+            raise IllegalMove(_("the wheel has no crown space in {sector!r}").format(sector=sector[:20]))
         if game.supply[game.current] == 0:
-            raise IllegalMove("you have no follower left in your supply")
+            raise IllegalMove(_("you have no follower left in your supply"))
         if None not in spaces:
-            raise IllegalMove(f"the crown spaces of {sector_name(sector)} are taken")
+            raise IllegalMove(_("the crown spaces of {sector} are taken").format(sector=sector_name(sector)))
 
     def play(self, game: Game, move: Move, events: list[Event]) -> None:
         sector = move["at"].split(":", 1)[1]
@@ -187,7 +199,7 @@ class Wheel(Expansion):
     @classmethod
     def conflict(cls, sets: list[str]) -> str | None:
         if "wheel" in sets and ("river1" in sets or "river2" in sets):
-            return "The Wheel of Fortune cannot be combined with a river: both need to be the start tile"
+            return _("The Wheel of Fortune cannot be combined with a river: both need to be the start tile")
         return None
 
     def steps(self) -> list[Step]:
@@ -201,17 +213,23 @@ class Wheel(Expansion):
         kind = event["type"]
         if kind == "wheel":
             sector = sector_name(event["sector"])
-            return (
-                f"The pig moves {plural(event['steps'], 'sector')} to {sector} ({event['player']}'s tile): "
-                f"{SECTOR_EFFECTS.get(event['sector'], '')}."
-            )
+            return ngettext(
+                "The pig moves {n} sector to {sector} ({player}'s tile): {effect}.",
+                "The pig moves {n} sectors to {sector} ({player}'s tile): {effect}.",
+                event["steps"],
+            ).format(
+                n=event["steps"], sector=sector, player=event["player"],
+                effect=_(SECTOR_EFFECTS[event["sector"]]) if event["sector"] in SECTOR_EFFECTS else "",
+            )  # fmt: skip
         if kind == "wheel_event":
             points = event["points"]
-            gains = ", ".join(f"{n} +{p}" for n, p in points.items()) if points else "nobody scores"
-            return f"{sector_name(event['sector'])}: {gains}."
+            gains = ", ".join(f"{n} +{p}" for n, p in points.items()) if points else _("nobody scores")
+            return _("{sector}: {gains}.").format(sector=sector_name(event["sector"]), gains=gains)
         if kind == "plague":
             feature = event["at"].split(":")[0]
-            return f"The plague: {event['player']} sends home their {role(feature)} at {cell(event['x'], event['y'])}."
+            return _("The plague: {player} sends home their {role} at {cell}.").format(
+                player=event["player"], role=role(feature), cell=cell(event["x"], event["y"])
+            )
         return None
 
     def start_tile(self, game: Game) -> str | None:
@@ -256,15 +274,15 @@ class Wheel(Expansion):
                     continue
                 kind = board.kind[root]
                 if sector == "taxes" and kind == "city":
-                    for player, _ in standing:
-                        mine = sum(1 for p, _ in standing if p == player)
+                    for player, _unused in standing:
+                        mine = sum(1 for p, _unused in standing if p == player)
                         gained[player] += board.pennants[root] + mine
                 elif sector == "famine" and kind == "field":
                     cities = sum(1 for c in board.cities_of_field(root) if board.open[c] == 0)
-                    for player, _ in standing:
+                    for player, _unused in standing:
                         gained[player] += cities
                 elif sector == "inquisition" and kind == "cloister":
-                    for player, _ in standing:
+                    for player, _unused in standing:
                         gained[player] += 2
         for player, points in enumerate(gained):
             game.scores[player] += points
