@@ -14,6 +14,8 @@ import os
 import sys
 from pathlib import Path
 
+from locales import LANGUAGES
+
 
 def _load_env() -> None:
     try:
@@ -108,6 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     p_demo.add_argument("--seed", type=int, default=1)
     p_demo.add_argument("--out", default="demo-out", help="folder for the database, pictures and record")
     p_demo.add_argument("--no-pictures", action="store_true", help="only the record")
+    p_demo.add_argument("--lang", default="en", choices=sorted(LANGUAGES), help="language of the game: en or fr")
     p_play = sub.add_parser("play", help="play in the terminal (commands are read from stdin)")
     p_play.add_argument("--sets", default="base")
     p_play.add_argument("--humans", default="You", help="comma-separated names of the human players")
@@ -115,6 +118,7 @@ def main(argv: list[str] | None = None) -> int:
     p_play.add_argument("--seed", type=int, default=None)
     p_play.add_argument("--db", default=os.environ.get("DATABASE_PATH", "data/carcassonne.db"))
     p_play.add_argument("--pictures", default=None, help="folder for a board picture before each turn")
+    p_play.add_argument("--lang", default="en", choices=sorted(LANGUAGES), help="language of the game: en or fr")
     sub.add_parser("commands", help="print the slash command tree as JSON")
     p_rebuild = sub.add_parser("league-rebuild", help="recompute every league's ratings from its results")
     p_rebuild.add_argument("--db", default=os.environ.get("DATABASE_PATH", "data/carcassonne.db"))
@@ -132,13 +136,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "demo":
         from console.demo import run_demo
 
-        return asyncio.run(run_demo(_sets(args.sets), args.players, args.seed, Path(args.out), not args.no_pictures))
+        return asyncio.run(
+            run_demo(_sets(args.sets), args.players, args.seed, Path(args.out), not args.no_pictures, args.lang)
+        )
     if args.command == "play":
         from console.play import run_console
 
         humans = [h.strip() for h in args.humans.split(",") if h.strip()]
         pictures = Path(args.pictures) if args.pictures else None
-        return asyncio.run(run_console(_sets(args.sets), humans, args.ai, args.seed, Path(args.db), pictures))
+        return asyncio.run(
+            run_console(_sets(args.sets), humans, args.ai, args.seed, Path(args.db), pictures, language=args.lang)
+        )
     return run_bot(args.sync)
 
 

@@ -19,6 +19,8 @@ from discord.ext import commands, tasks
 
 from cogs import present
 from cogs.components import LobbyButton, service_of, turn_view
+from cogs.i18n import game_language, server_language, speak
+from engine.language import _, ngettext
 from renderer.board import png_bytes
 from renderer.standings import DivisionRow, LadderRow, change_text, rating_text, render_standings, render_tables
 from service import ServiceError
@@ -104,7 +106,7 @@ class Leagues(commands.Cog):
         original = getattr(error, "original", error)
         if not isinstance(original, ServiceError):
             log.error("league command failed", exc_info=original)
-            text = "Something went wrong on my side; the error is logged."
+            text = _("Something went wrong on my side; the error is logged.")
         else:
             text = clip(str(original))
         if interaction.response.is_done():
@@ -174,39 +176,45 @@ class Leagues(commands.Cog):
             str(interaction.guild_id), name, str(interaction.user.id), _is_manager(interaction),
             sets=[s.strip()[:20] for s in sets[:200].split(",") if s.strip()], max_players=players,
             turn_limit=turn_hours * 3600, organiser_role=organiser_role.id if organiser_role else None,
+            language=server_language(interaction),
         )  # fmt: skip
-        sets_text = ", ".join(present.SET_NAMES.get(s, s) for s in row.options["sets"])
-        await interaction.response.send_message(
-            f"League **{name_md(row.name)}** is open ({sets_text}; {players} players per game). "
-            "Season 1 (a rating ladder) has started: `/league join` to take part.",
-            allowed_mentions=NO_MENTIONS,
-        )
+        sets_text = ", ".join(present.set_name(s) for s in row.options["sets"])
+        text = _(
+            "League **{league}** is open ({sets}; {n} players per game). "
+            "Season 1 (a rating ladder) has started: `/league join` to take part."
+        ).format(league=name_md(row.name), sets=sets_text, n=players)
+        await interaction.response.send_message(text, allowed_mentions=NO_MENTIONS)
 
     @league.command(name="organisers", description="Name the role whose members run a league (server managers)")
     @app_commands.describe(role="Leave empty so that only server managers run the league")
     async def organisers(self, interaction: discord.Interaction, name: str, role: discord.Role | None = None) -> None:
         league = await self._find(interaction, name)
         await leagues_of(interaction).set_organiser_role(league.id, role.id if role else None, _is_manager(interaction))
-        who = f"members of {role.mention}" if role else "server managers only"
-        await interaction.response.send_message(
-            f"**{name_md(league.name)}** is run by {who}.", ephemeral=True, allowed_mentions=NO_MENTIONS
-        )
+        if role:
+            text = _("**{league}** is run by the members of {role}.").format(
+                league=name_md(league.name), role=role.mention
+            )
+        else:
+            text = _("**{league}** is run by server managers only.").format(league=name_md(league.name))
+        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_MENTIONS)
 
     @league.command(name="join", description="Join a league")
     async def join(self, interaction: discord.Interaction, name: str) -> None:
         league = await self._find(interaction, name)
         await leagues_of(interaction).join(league.id, str(interaction.user.id), interaction.user.display_name)
-        await interaction.response.send_message(
-            f"You are in **{name_md(league.name)}**. `/league fixtures` shows your matches; "
-            "in a ladder season, open a rated game with `/league play`.",
-            ephemeral=True,
-        )
+        text = _(
+            "You are in **{league}**. `/league fixtures` shows your matches; "
+            "in a ladder season, open a rated game with `/league play`."
+        ).format(league=name_md(league.name))
+        await interaction.response.send_message(text, ephemeral=True)
 
     @league.command(name="leave", description="Leave a league (your results stay)")
     async def leave(self, interaction: discord.Interaction, name: str) -> None:
         league = await self._find(interaction, name)
         await leagues_of(interaction).leave(league.id, str(interaction.user.id))
-        await interaction.response.send_message(f"You left **{name_md(league.name)}**.", ephemeral=True)
+        await interaction.response.send_message(
+            _("You left **{league}**.").format(league=name_md(league.name)), ephemeral=True
+        )
 
     @league.command(name="play", description="Open a lobby for a rated game (ladder seasons)")
     async def play(self, interaction: discord.Interaction, name: str) -> None:
@@ -216,11 +224,13 @@ class Leagues(commands.Cog):
             league.id, str(user.id), user.display_name, str(interaction.guild_id), str(interaction.channel_id)
         )
         embed = present.lobby_embed(row)
-        embed.title = clip(f"{league.name} — rated game #{row.id}", 256)
+        with speak(game_language(row)):
+            embed.title = clip(_("{league} — rated game #{id}").format(league=league.name, id=row.id), 256)
         # A league lobby offers no computer players and no sets menu: the league fixes both.
         view = discord.ui.View(timeout=None)
-        for action in ("join", "leave", "start"):
-            view.add_item(LobbyButton(row.id, action))
+        with speak(game_language(row)):
+            for action in ("join", "leave", "start"):
+                view.add_item(LobbyButton(row.id, action))
         await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
         message = await interaction.original_response() if hasattr(interaction, "original_response") else None
         if message is not None:
@@ -264,12 +274,12 @@ class Leagues(commands.Cog):
         if action == "end":
             await interaction.response.defer(ephemeral=True)
             table = await service.end_season(league.id, who[0], who[1])
-            podium = ", ".join(f"{s.rank}. {name_md(s.name)}" for s in table[:3]) or "nobody played"
-            await interaction.followup.send("The season is closed.", ephemeral=True)
-            await interaction.channel.send(  # type: ignore[union-attr]
-                clip(f"The season of **{name_md(league.name)}** is over: {podium}. `/league history` keeps it."),
-                allowed_mentions=NO_MENTIONS,
+            podium = ", ".join(f"{s.rank}. {name_md(s.name)}" for s in table[:3]) or _("nobody played")
+            await interaction.followup.send(_("The season is closed."), ephemeral=True)
+            text = _("The season of **{league}** is over: {podium}. `/league history` keeps it.").format(
+                league=name_md(league.name), podium=podium
             )
+            await interaction.channel.send(clip(text), allowed_mentions=NO_MENTIONS)  # type: ignore[union-attr]
             return
         rules = None
         if format != "ladder":
@@ -280,14 +290,16 @@ class Leagues(commands.Cog):
             league.id, who[0], rules, str(interaction.guild_id), str(interaction.channel_id), who[1]
         )
         if rules is None:
-            text = f"Season {number} of **{name_md(league.name)}** has started (a rating ladder): `/league play`."
+            text = _("Season {n} of **{league}** has started (a rating ladder): `/league play`.").format(
+                n=number, league=name_md(league.name)
+            )
         else:
-            text = (
-                f"Season {number} of **{name_md(league.name)}** is a {format} competition. Members: `/league join`. "
+            text = _(
+                "Season {n} of **{league}** is a competition ({format}). Members: `/league join`. "
                 "Organisers: `/league divisions` to seed (by rating), `/league assign` to move a player, "
                 "then `/league kickoff`."
-            )
-        await interaction.followup.send("Done.", ephemeral=True)
+            ).format(n=number, league=name_md(league.name), format=format)
+        await interaction.followup.send(_("Done."), ephemeral=True)
         await interaction.channel.send(clip(text), allowed_mentions=NO_MENTIONS)  # type: ignore[union-attr]
 
     @staticmethod
@@ -300,7 +312,7 @@ class Leagues(commands.Cog):
         try:
             win, draw, loss = (int(p) for p in points[:20].split("/"))
         except ValueError:
-            raise ServiceError("league points are three numbers, win/draw/loss, e.g. 2/1/0") from None
+            raise ServiceError(_("league points are three numbers, win/draw/loss, e.g. 2/1/0")) from None
         chosen = TIEBREAK_CHOICES.get(tiebreak or ("buchholz" if format == "swiss" else "h2h"), TIEBREAK_CHOICES["h2h"])
         return CompetitionRules(
             format=format, division_size=division_size, rounds=rounds, best_of=best_of, sets=rotation,
@@ -321,7 +333,7 @@ class Leagues(commands.Cog):
         lines = []
         for division in sorted({e.division for e in entrants}):
             names = ", ".join(name_md(e.name, 24) for e in entrants if e.division == division)
-            lines.append(f"**Division {division}**: {names}")
+            lines.append("**" + _("Division {n}").format(n=division) + f"**: {names}")
         await interaction.response.send_message(clip("\n".join(lines)), ephemeral=True)
 
     @league.command(name="assign", description="Put a member into a division before kick-off (organisers)")
@@ -334,16 +346,23 @@ class Leagues(commands.Cog):
             league.id, str(member.id), division, _is_manager(interaction), _role_ids(interaction)
         )
         size = sum(1 for e in entrants if e.division == division)
-        await interaction.response.send_message(
-            f"{name_md(member.display_name)} plays in division {division} ({size} players).", ephemeral=True
-        )
+        text = ngettext(
+            "{player} plays in division {division} ({n} player).",
+            "{player} plays in division {division} ({n} players).",
+            size,
+        ).format(player=name_md(member.display_name), division=division, n=size)
+        await interaction.response.send_message(text, ephemeral=True)
 
     @league.command(name="kickoff", description="Open the season's first round of matches (organisers)")
     async def kickoff(self, interaction: discord.Interaction, name: str) -> None:
         league = await self._find(interaction, name)
         await interaction.response.defer(ephemeral=True)
         notice = await leagues_of(interaction).kickoff(league.id, _is_manager(interaction), _role_ids(interaction))
-        await interaction.followup.send(f"Round 1 is open: {len(notice.games)} matches.", ephemeral=True)
+        count = len(notice.games)
+        await interaction.followup.send(
+            ngettext("Round 1 is open: {n} match.", "Round 1 is open: {n} matches.", count).format(n=count),
+            ephemeral=True,
+        )
         await self.post_notice(notice, interaction.channel)
 
     @league.command(name="override", description="Set a match's result, with a reason kept in the log (organisers)")
@@ -357,7 +376,7 @@ class Leagues(commands.Cog):
             league.id, match, str(winner.id) if winner else None, reason[:300], str(interaction.user.id),
             _is_manager(interaction), _role_ids(interaction),
         )  # fmt: skip
-        await interaction.followup.send(f"Match #{match} is set.", ephemeral=True)
+        await interaction.followup.send(_("Match #{id} is set.").format(id=match), ephemeral=True)
         await self.post_notice(notice, interaction.channel)
 
     # ------------------------------------------------------------------ reading
@@ -367,7 +386,7 @@ class Leagues(commands.Cog):
         mine = await leagues_of(interaction).fixtures_for(league.id, str(interaction.user.id))
         me = str(interaction.user.id)
         lines = [self._fixture_line(f, me) for f in mine[:20]]
-        text = "\n".join(lines) or "You have no match left to play this season."
+        text = "\n".join(lines) or _("You have no match left to play this season.")
         await interaction.response.send_message(clip(text), ephemeral=True)
 
     @staticmethod
@@ -375,28 +394,33 @@ class Leagues(commands.Cog):
         home, away = name_md(f.home_name, 24), name_md(f.away_name or "", 24)
         opponent = away if f.home == me else home
         who = f"v {opponent}" if me else f"{home} v {away}"
-        sets = ", ".join(present.SET_NAMES.get(s, s) for s in f.sets)
+        sets = ", ".join(present.set_name(s) for s in f.sets)
         if f.deadline is None:
-            return f"Round {f.round}: {who} ({sets}) — later"
-        game = f", game #{f.games[-1]}" if f.games else ""
+            return _("Round {n}: {players} ({sets}) — later").format(n=f.round, players=who, sets=sets)
+        game = _(", game #{id}").format(id=f.games[-1]) if f.games else ""
         state = ""
         if f.outcome is not None and f.outcome.decided:
-            state = " — " + (
-                "bye" if f.away is None else "draw" if f.outcome.winner is None
-                else f"won by {home if f.outcome.winner == f.home else away}"
-            )  # fmt: skip
+            if f.away is None:
+                state = " — " + _("bye")
+            elif f.outcome.winner is None:
+                state = " — " + _("draw")
+            else:
+                state = " — " + _("won by {player}").format(player=home if f.outcome.winner == f.home else away)
             if f.outcome.how in ("deadline", "override"):
-                state += f" ({f.outcome.how}: {discord.utils.escape_markdown(f.outcome.reason[:80])})"
+                how = _("deadline") if f.outcome.how == "deadline" else _("override")
+                state += f" ({how}: {discord.utils.escape_markdown(f.outcome.reason[:80])})"
         until = present.timestamp(f.deadline, "f")
-        return f"Match #{f.fixture_id}, round {f.round}: {who} ({sets}{game}), until {until}{state}"
+        return _("Match #{id}, round {n}: {players} ({sets}{game}), until {when}{state}").format(
+            id=f.fixture_id, n=f.round, players=who, sets=sets, game=game, when=until, state=state
+        )
 
     @league.command(name="progress", description="The current round's matches and how far they are")
     async def progress(self, interaction: discord.Interaction, name: str) -> None:
         league = await self._find(interaction, name)
         matches = await leagues_of(interaction).progress(league.id)
         decided = sum(1 for f in matches if f.outcome is not None and f.outcome.decided)
-        head = (
-            f"**{name_md(league.name)}**, round {matches[0].round if matches else 0}: {decided}/{len(matches)} decided"
+        head = _("**{league}**, round {n}: {decided}/{total} decided").format(
+            league=name_md(league.name), n=matches[0].round if matches else 0, decided=decided, total=len(matches)
         )
         lines = [self._fixture_line(f) for f in matches[:25]]
         await interaction.response.send_message(clip("\n".join([head, *lines])), ephemeral=True)
@@ -407,17 +431,17 @@ class Leagues(commands.Cog):
         service = leagues_of(interaction)
         number = season or await service.current_season(league.id) or len(await service.store.seasons(league.id))
         competition = await service.competition(league.id, number)
-        title = f"{league.name} · season {number}"
+        title = _("{league} · season {n}").format(league=league.name, n=number)
         if competition is not None:
             tables = await service.season_tables(league.id, number)
             if not any(tables.values()):
-                await interaction.response.send_message("The divisions are not seeded yet.", ephemeral=True)
+                await interaction.response.send_message(_("The divisions are not seeded yet."), ephemeral=True)
                 return
             await interaction.response.defer()
             text, picture = self._tables_text(title, competition.rules["format"], tables), None
             labelled = [
                 (
-                    "Swiss table" if competition.rules["format"] == "swiss" else f"Division {d}",
+                    _("Swiss table") if competition.rules["format"] == "swiss" else _("Division {n}").format(n=d),
                     [_division_row(r) for r in rows],
                 )
                 for d, rows in tables.items()
@@ -427,14 +451,14 @@ class Leagues(commands.Cog):
             table = await service.standings(league.id, number)
             if not table:
                 await interaction.response.send_message(
-                    f"**{name_md(league.name)}** has no rated player yet.", ephemeral=True
+                    _("**{league}** has no rated player yet.").format(league=name_md(league.name)), ephemeral=True
                 )
                 return
             await interaction.response.defer()
             rows = [LadderRow(s.rank, s.name, display_rating(s.mu, s.sigma), s.games, s.provisional) for s in table]
             text = f"**{name_md(title, 80)}**\n" + "\n".join(
                 f"{r.rank}. **{name_md(r.name, 32)}** {rating_text(r.rating, r.provisional)}"
-                f"{' (provisional)' if r.provisional else ''}"
+                f"{_(' (provisional)') if r.provisional else ''}"
                 for r in rows[:20]
             )
             image = await asyncio.to_thread(lambda: png_bytes(render_standings(title, rows)))
@@ -446,30 +470,43 @@ class Leagues(commands.Cog):
         out = [f"**{name_md(title, 80)}**"]
         for division, rows in tables.items():
             if format != "swiss":
-                out.append(f"__Division {division}__")
+                out.append("__" + _("Division {n}").format(n=division) + "__")
             for r in rows:
                 mark = " ↑" if r.zone == "up" else " ↓" if r.zone == "down" else ""
                 mark += f", Buchholz {r.buchholz}" if format == "swiss" else ""
                 out.append(
-                    f"{r.position}. **{name_md(r.name, 24)}** {r.points} pts ({r.won}-{r.drawn}-{r.lost}, "
-                    f"{r.scored} scored) {rating_text(r.rating, r.provisional)} {change_text(r.rating_change)}{mark}"
-                )
+                    _("{n}. **{player}** {points} pts ({won}-{drawn}-{lost}, {scored} scored)").format(
+                        n=r.position, player=name_md(r.name, 24), points=r.points, won=r.won, drawn=r.drawn,
+                        lost=r.lost, scored=r.scored,
+                    )
+                    + f" {rating_text(r.rating, r.provisional)} {change_text(r.rating_change)}{mark}"
+                )  # fmt: skip
         return "\n".join(out)
 
     @league.command(name="history", description="The league's past seasons: winners, promotions, relegations")
     async def history(self, interaction: discord.Interaction, name: str) -> None:
         league = await self._find(interaction, name)
         seasons = await leagues_of(interaction).history(league.id)
-        lines = [f"**{name_md(league.name)}** — {len(seasons)} seasons"]
+        count = len(seasons)
+        lines = [
+            ngettext("**{league}** — {n} season", "**{league}** — {n} seasons", count).format(
+                league=name_md(league.name), n=count
+            )
+        ]
         for s in reversed(seasons[-15:]):
-            state = "running" if s["ended_at"] is None else f"ended {present.timestamp(s['ended_at'], 'D')}"
+            if s["ended_at"] is None:
+                state = _("running")
+            else:
+                state = _("ended {when}").format(when=present.timestamp(s["ended_at"], "D"))
             leaders = ", ".join(
-                (f"division {d}: " if d else "") + name_md(n, 24) for d, n in s["leaders"]
+                (_("division {n}: ").format(n=d) if d else "") + name_md(n, 24) for d, n in s["leaders"]
             ) or "—"  # fmt: skip
-            line = f"Season {s['season']} ({s['format']}, {state}): {leaders}"
+            line = _("Season {n} ({format}, {state}): {leaders}").format(
+                n=s["season"], format=s["format"], state=state, leaders=leaders
+            )
             if s["up"] or s["down"]:
-                line += f"; up: {', '.join(name_md(n, 24) for n in s['up']) or '—'}"
-                line += f"; down: {', '.join(name_md(n, 24) for n in s['down']) or '—'}"
+                line += _("; up: {players}").format(players=", ".join(name_md(n, 24) for n in s["up"]) or "—")
+                line += _("; down: {players}").format(players=", ".join(name_md(n, 24) for n in s["down"]) or "—")
             lines.append(line)
         await interaction.response.send_message(clip("\n".join(lines)), ephemeral=True)
 
@@ -479,16 +516,24 @@ class Leagues(commands.Cog):
         target = member or interaction.user
         info = await leagues_of(interaction).player(league.id, str(target.id))
         s = info["standing"]
-        head = f"**{name_md(target.display_name)}** in {name_md(league.name)}: "
+        head = _("**{player}** in {league}: ").format(player=name_md(target.display_name), league=name_md(league.name))
         if s:
-            head += f"rank {s.rank}, rating {rating_text(display_rating(s.mu, s.sigma), s.provisional)}"
-            head += ", provisional" if s.provisional else ""
+            head += _("rank {n}, rating {rating}").format(
+                n=s.rank, rating=rating_text(display_rating(s.mu, s.sigma), s.provisional)
+            )
+            head += _(", provisional") if s.provisional else ""
         else:
-            head += "no rating"
+            head += _("no rating")
         games = []
         for h in info["history"][-10:]:
-            place = "forfeited" if h["forfeited"] else f"rank {h['rank']}"
-            games.append(f"game #{h['game']} (season {h['season']}): {place}, {h['score']} points")
+            place = _("forfeited") if h["forfeited"] else _("rank {n}").format(n=h["rank"])
+            games.append(
+                ngettext(
+                    "game #{id} (season {season}): {place}, {n} point",
+                    "game #{id} (season {season}): {place}, {n} points",
+                    h["score"],
+                ).format(id=h["game"], season=h["season"], place=place, n=h["score"])
+            )
         await interaction.response.send_message(clip(head + "\n" + "\n".join(games)), allowed_mentions=NO_MENTIONS)
 
     @league.command(name="games", description="The league's games")
@@ -496,7 +541,7 @@ class Leagues(commands.Cog):
         league = await self._find(interaction, name)
         rows = await leagues_of(interaction).league_games(league.id)
         lines = [f"#{r.id} {r.status} — {', '.join(name_md(s.name, 24) for s in r.seats)}" for r in rows[-20:]]
-        await interaction.response.send_message(clip("\n".join(lines) or "No games yet."), ephemeral=True)
+        await interaction.response.send_message(clip("\n".join(lines) or _("No games yet.")), ephemeral=True)
 
     # ------------------------------------------------------------------ deadlines
     @tasks.loop(minutes=5)

@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from engine import Game
+from engine.language import _, ngettext, use
+from locales import translations
 from renderer.board import png_bytes, render_board
 from renderer.summary import render_final, replay_gif
 from service import GameService, LobbyOptions, ServiceError
@@ -30,14 +32,18 @@ class Progress:
             bar = "#" * (30 * done // self.total)
             print(f"\r[{bar:<30}] {done}/{self.total} {text[:50]:<50}", end="", file=sys.stderr, flush=True)
         elif done % 10 == 0 or done == self.total:
-            print(f"{done}/{self.total} tiles placed", file=sys.stderr)
+            print(_("{done}/{total} tiles placed").format(done=done, total=self.total), file=sys.stderr)
 
     def close(self) -> None:
         if self.tty:
             print(file=sys.stderr)
 
 
-async def run_demo(sets: list[str], players: int, seed: int, out: Path, pictures: bool = True) -> int:
+async def run_demo(
+    sets: list[str], players: int, seed: int, out: Path, pictures: bool = True, language: str = "en"
+) -> int:
+    """A whole game of computer players, spoken and drawn in ``language`` (``--lang``)."""
+    use(translations(language))
     out.mkdir(parents=True, exist_ok=True)
     db_path = out / "demo.db"
     db = await open_database(db_path)
@@ -45,12 +51,15 @@ async def run_demo(sets: list[str], players: int, seed: int, out: Path, pictures
         service = GameService(Store(db))
         try:
             lobby = await service.create_lobby(
-                "demo-host", "host", LobbyOptions(sets=sets, max_players=players, seed=seed), seat_creator=False
+                "demo-host",
+                "host",
+                LobbyOptions(sets=sets, max_players=players, seed=seed, language=language),
+                seat_creator=False,
             )
             for i in range(players):
                 await service.add_ai(lobby.id, "demo-host", greedy=i % 2 == 0)
         except ServiceError as exc:
-            print(f"cannot set up that game: {exc}", file=sys.stderr)
+            print(_("cannot set up that game: {error}").format(error=exc), file=sys.stderr)
             return 2
         progress: Progress | None = None
         turns = 0
@@ -76,12 +85,16 @@ async def run_demo(sets: list[str], players: int, seed: int, out: Path, pictures
         if pictures:
             render_final(game).save(out / "final.png")
             (out / "replay.gif").write_bytes(replay_gif(record))
-        print(f"game #{row.id} ({', '.join(game.sets)}), {turns} turns")
+        print(
+            ngettext("game #{id} ({sets}), {n} turn", "game #{id} ({sets}), {n} turns", turns).format(
+                id=row.id, sets=", ".join(game.sets), n=turns
+            )
+        )
         for name, score in sorted(game.score_table().items(), key=lambda kv: -kv[1]):
             print(f"  {name:<8} {score:>4}")
-        made = "record.json" + (", final.png, replay.gif and a board-NNN.png per turn" if pictures else "")
-        print(f"wrote {made} to {out}/ (database: {db_path})")
-        print(f"replay the record: python -m engine.replay {out / 'record.json'}")
+        made = _("record.json, final.png, replay.gif and a board-NNN.png per turn") if pictures else "record.json"
+        print(_("wrote {files} to {folder}/ (database: {database})").format(files=made, folder=out, database=db_path))
+        print(_("replay the record: {command}").format(command=f"python -m engine.replay {out / 'record.json'}"))
         return 0
     finally:
         await db.close()

@@ -17,14 +17,20 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from engine.language import N_, _, ngettext, use
 from engine.moves import Question
 from engine.words import tile_name
+from locales import translations
 from renderer.board import label_cells
 from renderer.jobs import board_png, preview_png, turn_png
 from service import Ask, GameService, LobbyOptions, PlayResult, ServiceError, TurnView
 from storage import Store, open_database
 
-HELP = __doc__.split("\n\n", 1)[1] if __doc__ else ""
+HELP = N_("""    at a tile:    a cell and a rotation, e.g. ``B 90`` or ``1,0 90`` (a cell label
+                  or x,y from the list; the rotation may be left out if only one fits)
+    at a choice:  its number (follower spots are numbered as on the preview),
+                  or ``p`` to pass when passing is allowed; ``back`` undoes a choice
+    any time:     ``score``, ``tiles``, ``board`` (writes a picture), ``help``, ``quit``""")
 
 
 class Quit(Exception):
@@ -33,11 +39,13 @@ class Quit(Exception):
 
 async def run_console(
     sets: list[str], humans: list[str], ai: int, seed: int | None, db_path: Path, pictures: Path | None,
-    read: Callable[[], str | None] | None = None, write: Callable[[str], None] = print,
+    read: Callable[[], str | None] | None = None, write: Callable[[str], None] = print, language: str = "en",
 ) -> int:  # fmt: skip
+    """A game in the terminal, spoken in ``language`` (``--lang``)."""
+    use(translations(language))
     read = read or _stdin_line
     if len(humans) + ai < 2:
-        write("a game needs at least 2 players: name more humans or add --ai")
+        write(_("a game needs at least 2 players: name more humans or add --ai"))
         return 2
     db = await open_database(db_path)
     try:
@@ -45,7 +53,7 @@ async def run_console(
         users = {f"console:{name}": name for name in humans}
         host = next(iter(users)) if users else "console:host"
         try:
-            opts = LobbyOptions(sets=sets, max_players=len(humans) + ai, turn_limit=0, seed=seed)
+            opts = LobbyOptions(sets=sets, max_players=len(humans) + ai, turn_limit=0, seed=seed, language=language)
             lobby = await service.create_lobby(host, humans[0] if humans else "host", opts, seat_creator=bool(humans))
             for uid, name in list(users.items())[1:]:
                 await service.join(lobby.id, uid, name)
@@ -53,16 +61,21 @@ async def run_console(
                 await service.add_ai(lobby.id, host, greedy=i % 2 == 0)
             view = await service.start(lobby.id, host)
         except ServiceError as exc:
-            write(f"cannot start: {exc}")
+            write(_("cannot start: {error}").format(error=exc))
             return 2
-        write(f"game #{lobby.id} started ({', '.join(opts.sets)}); type 'help' for the commands")
+        write(
+            _("game #{id} started ({sets}); type 'help' for the commands").format(
+                id=lobby.id, sets=", ".join(opts.sets)
+            )
+        )
         try:
             while not view.finished:
                 view = await _human_turn(service, view, read, write, pictures)
         except Quit:
-            write(f"stopped; the game is saved in {db_path} as #{lobby.id}")
+            write(_("stopped; the game is saved in {path} as #{id}").format(path=db_path, id=lobby.id))
             return 0
-        write("final scores: " + ", ".join(f"{n} {s}" for n, s in sorted(view.scores.items(), key=lambda kv: -kv[1])))
+        table = ", ".join(f"{n} {s}" for n, s in sorted(view.scores.items(), key=lambda kv: -kv[1]))
+        write(_("final scores: {scores}").format(scores=table))
         return 0
     finally:
         await db.close()
@@ -83,15 +96,22 @@ async def _ask(prompt: str, service: GameService, view: TurnView, read, write, p
         if word in ("quit", "exit"):
             raise Quit
         if word == "help":
-            write(HELP)
+            write(_(HELP))
         elif word == "score":
-            write(", ".join(f"{n} {s} ({view.supply[n]} followers left)" for n, s in view.scores.items()))
+            write(
+                ", ".join(
+                    f"{n} {s} "
+                    + ngettext("({n} follower left)", "({n} followers left)", view.supply[n]).format(n=view.supply[n])
+                    for n, s in view.scores.items()
+                )
+            )
         elif word == "tiles":
             bag = await service.bag(view.game_id)
-            write(f"{sum(bag.values())} tiles left: " + ", ".join(f"{tile_name(t)} x{n}" for t, n in bag.items()))
+            left, listed = sum(bag.values()), ", ".join(f"{tile_name(t)} x{n}" for t, n in bag.items())
+            write(ngettext("{n} tile left: {tiles}", "{n} tiles left: {tiles}", left).format(n=left, tiles=listed))
         elif word == "board":
             path = await _picture(service, view, pictures or Path("."), "board")
-            write(f"board written to {path}")
+            write(_("board written to {path}").format(path=path))
         elif word:
             return line.strip()
 
@@ -118,13 +138,13 @@ async def _human_turn(service: GameService, view: TurnView, read, write, picture
     """One decision of the player to act: render the service's question, submit the picks."""
     user = view.user_id or ""
     if pictures:
-        write(f"board: {await _picture(service, view, pictures)}")
+        write(_("board: {path}").format(path=await _picture(service, view, pictures)))
     picks: list[int] = []
     while True:
         try:
             ask = await service.ask(view.game_id, user, picks, view.version)
         except ServiceError as exc:
-            write(f"not possible: {exc}")
+            write(_("not possible: {error}").format(error=exc))
             return await service.turn(view.game_id)
         question = ask.question
         assert question is not None
@@ -139,7 +159,7 @@ async def _human_turn(service: GameService, view: TurnView, read, write, picture
         try:
             answer = await service.pick(view.game_id, user, picks + [pick], view.version)
         except ServiceError as exc:
-            write(f"not possible: {exc}")
+            write(_("not possible: {error}").format(error=exc))
             continue
         if isinstance(answer, PlayResult):
             for line in answer.lines:
@@ -147,7 +167,7 @@ async def _human_turn(service: GameService, view: TurnView, read, write, picture
             return answer.turn
         picks.append(pick)
         if pictures and moves[pick].get("rot") is not None:
-            write(f"preview: {await _preview(service, view, moves[pick], pictures)}")
+            write(_("preview: {path}").format(path=await _preview(service, view, moves[pick], pictures)))
 
 
 async def _placement(service, view, ask: Ask, question: Question, moves, read, write, pictures) -> int | None:
@@ -155,7 +175,11 @@ async def _placement(service, view, ask: Ask, question: Question, moves, read, w
     placing = [i for i, m in enumerate(moves) if "rot" in m]
     cells = sorted({(moves[i]["x"], moves[i]["y"]) for i in placing}, key=lambda c: (c[1], c[0]))
     labels = label_cells(cells)
-    write(f"turn {question.turn}: {me}, {question.prompt}. Legal cells:")
+    write(
+        _("turn {turn}: {player}, {question}. Legal cells:").format(
+            turn=question.turn, player=me, question=question.prompt
+        )
+    )
     by_cell: dict[tuple[int, int], list[int]] = {}
     for i in placing:
         by_cell.setdefault((moves[i]["x"], moves[i]["y"]), []).append(i)
@@ -164,7 +188,7 @@ async def _placement(service, view, ask: Ask, question: Question, moves, read, w
     for k, i in enumerate(others, start=1):
         write(f"  {k}. {question.options[i].label}")
     while True:
-        answer = await _ask(f"{me} > cell rotation:", service, view, read, write, pictures)
+        answer = await _ask(_("{player} > cell rotation:").format(player=me), service, view, read, write, pictures)
         if answer.lower() == "back" and ask.picks:
             return None
         word = answer.strip()
@@ -185,27 +209,31 @@ def _tile_pick(answer: str, moves: list[dict], by_cell: dict, labels: dict) -> i
     elif len(parts) >= 2 and all(re.fullmatch(r"-?[0-9]{1,4}", p) for p in parts[:2]):
         cell, rest = (int(parts[0]), int(parts[1])), parts[2:]
     if cell is None or cell not in by_cell:
-        return "name a legal cell: its label (A, B, ...) or x,y"
+        return _("name a legal cell: its label (A, B, ...) or x,y")
     options = by_cell[cell]
     rots = [moves[i]["rot"] for i in options]
     if not rest:
         if len(options) > 1:
-            return f"say the rotation too: one of {', '.join(map(str, rots))}"
+            return _("say the rotation too: one of {rotations}").format(rotations=", ".join(map(str, rots)))
         return options[0]
     if re.fullmatch(r"[0-9]{1,3}", rest[0]) and int(rest[0]) in rots:
         return options[rots.index(int(rest[0]))]
-    return f"the tile fits there turned {', '.join(map(str, rots))}"
+    return _("the tile fits there turned {rotations}").format(rotations=", ".join(map(str, rots)))
 
 
 async def _choice(service, view, ask: Ask, question: Question, moves, read, write, pictures) -> int | None:
     me = question.player
-    write(f"{me}, {question.prompt}:")
+    write(_("{player}, {question}:").format(player=me, question=question.prompt))
     for i, option in enumerate(question.options, start=1):
         write(f"  {i}. {option.label}")
     if question.pass_label is not None:
         write(f"  p. {question.pass_label}")
     while True:
-        answer = (await _ask(f"{me} > choice:", service, view, read, write, pictures)).strip().lower()
+        answer = (
+            (await _ask(_("{player} > choice:").format(player=me), service, view, read, write, pictures))
+            .strip()
+            .lower()
+        )
         if answer == "back" and ask.picks:
             return None
         if answer in ("p", "pass") and question.pass_label is not None:
@@ -213,7 +241,7 @@ async def _choice(service, view, ask: Ask, question: Question, moves, read, writ
         if re.fullmatch(r"[0-9]{1,4}", answer) and 1 <= int(answer) <= len(question.options):
             return int(answer) - 1
         write(
-            f"answer with a number from 1 to {len(question.options)}"
-            + (" or p" if question.pass_label is not None else "")
-            + (", or back" if ask.picks else "")
+            _("answer with a number from 1 to {n}").format(n=len(question.options))
+            + (_(" or p") if question.pass_label is not None else "")
+            + (_(", or back") if ask.picks else "")
         )

@@ -21,7 +21,7 @@ from typing import Any
 from engine.board import AREA_KINDS, Board
 from engine.catalog import BASE_START, SET_TILES, TILE_TYPES, expand, tile_set
 from engine.expansions import HOOKS, Expansion, overridden
-from engine.expansions.registry import EXPANSIONS, event_owner, expansion_classes
+from engine.expansions.registry import EXPANSIONS, event_owner, expansion_classes, scored_feature_word
 from engine.language import N_, _, ngettext, sentence
 from engine.moves import BadSetup, Event, IllegalMove, Move, Option, Question
 from engine.steps import FigureOption, Step
@@ -807,6 +807,9 @@ _UNFINISHED = {
 }  # fmt: skip
 
 
+_COMPLETED_OTHER, _UNFINISHED_OTHER = N_("a completed feature"), N_("an unfinished feature")
+
+
 def _describe_core(event: Event) -> str | None:
     kind = event["type"]
     if kind == "tile_drawn":
@@ -856,12 +859,15 @@ def _describe_core(event: Event) -> str | None:
 def _scored(event: Event) -> str:
     points = event["points"]
     feature = event["feature"]
+    declared = scored_feature_word(feature)
     if feature == "field":
         what = _("a field")
+    elif declared is not None:
+        what = _(declared)
     elif event["final"]:
-        what = _(_UNFINISHED.get(feature, N_("an unfinished feature")))
+        what = _(_UNFINISHED.get(feature, _UNFINISHED_OTHER))
     else:
-        what = _(_COMPLETED.get(feature, N_("a completed feature")))
+        what = _(_COMPLETED.get(feature, _COMPLETED_OTHER))
     if not points:
         text = sentence(_("{feature} scores for nobody (no follower on it).").format(feature=what))
     elif len(points) == 1:

@@ -26,6 +26,8 @@ class Translations(Protocol):
 
     def ngettext(self, singular: str, plural: str, n: int) -> str: ...
 
+    def pgettext(self, context: str, message: str) -> str: ...
+
 
 ENGLISH: Translations = gettext.NullTranslations()
 _current: ContextVar[Translations] = ContextVar("engine_translations", default=ENGLISH)
@@ -39,6 +41,11 @@ def _(message: str) -> str:
 def ngettext(singular: str, plural: str, n: int) -> str:
     """The singular or plural form for ``n`` in the current language (French 0 and 1 are singular)."""
     return _current.get().ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the current language, where ``context`` tells two uses of one English text apart."""
+    return _current.get().pgettext(context, message)
 
 
 def N_(message: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 from engine.catalog import TILE_TYPES
-from engine.language import N_, _, ngettext
+from engine.language import N_, _, ngettext, pgettext
 from engine.tiles import TileType
 
 DIRECTION_WORDS = ("north", "east", "south", "west")  # record names; say them with ``direction``
@@ -51,6 +51,7 @@ def _compass(vx: float, vy: float) -> str | None:
 
 _FEATURES = {"road": N_("the road"), "city": N_("the city"), "cloister": N_("the cloister"), "castle": N_("the castle")}
 _FIELDS = {"": N_("the field"), "big": N_("the big field"), "small": N_("the small field")}
+_FOLLOWER = N_("follower")
 
 
 def feature_phrase(tile: TileType, rot: int, segment: int) -> str:
@@ -118,12 +119,12 @@ def _plain_parts(tile: TileType, rot: int, segment: int) -> tuple[str, tuple[str
 
 def role(kind: str) -> str:
     """The follower's role on a feature kind: thief, knight, farmer, monk, lord."""
-    return _(ROLES.get(kind, N_("follower")))
+    return _(ROLES.get(kind, _FOLLOWER))
 
 
 def feature_word(kind: str) -> str:
     """ "the road", "the city"… in the current language."""
-    return _(_FEATURES.get(kind, N_("the field")))
+    return _(_FEATURES.get(kind, _FIELDS[""]))
 
 
 # Each kind of tile as a noun, bare and with its indefinite article (French nouns have genders).
@@ -166,12 +167,17 @@ def tile_name(tile_id: str, article: bool = False) -> str:
     with ``article``, as it reads in a sentence: "a city corner with a curved road"."""
     tile = TILE_TYPES.get(tile_id)
     if tile is None:
-        return _(_NOUNS["unknown"][article])
+        unknown = _NOUNS["unknown"][article]
+        return _(unknown)
     prefix, _sep, rest = tile_id.partition(".")
     if prefix == "castles":
-        return _("castle {name}").format(name=rest.replace("_", " ").title())
+        name = rest.replace("_", " ").title()
+        if article:  # French: "le château Eltz"
+            return pgettext("in a sentence", "castle {name}").format(name=name)
+        return _("castle {name}").format(name=name)
     if tile.multi_cell:
-        return _(_NOUNS["wheel" if prefix == "wheel" else "large tile"][article])
+        noun = _NOUNS["wheel"][article] if prefix == "wheel" else _NOUNS["large tile"][article]
+        return _(noun)
     main, extras, jetties = _parts(tile)
     if main == "lake":
         text = ngettext("lake with {n} jetty", "lake with {n} jetties", jetties).format(n=jetties)

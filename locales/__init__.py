@@ -64,7 +64,7 @@ def entries(language: str, domain: str = "messages") -> dict[str, str | tuple[st
 
 def spoken() -> str:
     """The language being spoken in this context (``engine.language.speaking``)."""
-    info = getattr(current(), "info", dict)()  # gettext translations know their catalog's headers
+    info: dict[str, str] = getattr(current(), "info", dict)()  # gettext translations know their catalog's headers
     return language_of(info.get("language"))
 
 

@@ -55,6 +55,7 @@ MODEL = PlackettLuce()
 DEFAULT_MU = MODEL.mu
 DEFAULT_SIGMA = MODEL.sigma
 DEFAULT_OPTIONS: dict[str, Any] = {
+    "language": "en",  # of the league's games (the server's when it was created)
     "sets": ["base"],
     "max_players": 4,
     "turn_limit": 24 * 3600,
@@ -494,7 +495,7 @@ class LeagueService:
         merged = dict(DEFAULT_OPTIONS) | {k: v for k, v in options.items() if v is not None}
         checked = LobbyOptions(
             sets=merged["sets"], max_players=merged["max_players"], turn_limit=merged["turn_limit"],
-            timeout_policy=merged["timeout_policy"], seed=0,
+            timeout_policy=merged["timeout_policy"], seed=0, language=merged["language"],
         ).checked()  # fmt: skip
         merged.update(sets=checked.sets)
         try:
@@ -817,8 +818,9 @@ class LeagueService:
         rules = CompetitionRules.from_json(competition.rules)
         assert fixture.away is not None
         options = LobbyOptions(
-            sets=fixture.sets, max_players=2, turn_limit=rules.turn_limit, timeout_policy=rules.timeout_policy
-        )
+            sets=fixture.sets, max_players=2, turn_limit=rules.turn_limit, timeout_policy=rules.timeout_policy,
+            language=league.options.get("language", "en"),
+        )  # fmt: skip
         try:
             row = await self.games.create_lobby(
                 fixture.home, names[fixture.home], options, competition.guild_id, competition.channel_id,
@@ -1058,8 +1060,9 @@ class LeagueService:
             raise ServiceError(_("this season is a competition: the bot opens its matches (/league fixtures)"))
         o = league.options
         options = LobbyOptions(
-            sets=o["sets"], max_players=o["max_players"], turn_limit=o["turn_limit"], timeout_policy=o["timeout_policy"]
-        )
+            sets=o["sets"], max_players=o["max_players"], turn_limit=o["turn_limit"],
+            timeout_policy=o["timeout_policy"], language=o.get("language", "en"),
+        )  # fmt: skip
         return await self.games.create_lobby(user_id, name, options, guild_id, channel_id, league_id=league_id)
 
     async def record_game(self, game_id: int) -> None:

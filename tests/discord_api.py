@@ -111,6 +111,7 @@ class FakeDiscord:
         self.violations: list[tuple[str, str]] = []
         self.unhandled: list[str] = []
         self.clock_offset = 0.0
+        self.guild_locale = "en-US"  # the servers' language, as Discord reports it in interactions
         self.log: list[dict[str, Any]] = []  # every message created or edited, in order
         self.dms: dict[int, list[dict[str, Any]]] = {}
 
@@ -650,7 +651,7 @@ class Harness:
             "id": str(iid), "application_id": str(fake.app_id), "type": kind, "token": token, "version": 1,
             "channel_id": str(channel_id), "channel": channel, "guild_id": channel.get("guild_id"),
             "member": fake.member(user), "app_permissions": str(ALL_PERMISSIONS), "locale": user.locale,
-            "guild_locale": "en-US", "entitlements": [], "context": 0, "attachment_size_limit": UPLOAD_LIMIT,
+            "guild_locale": fake.guild_locale, "entitlements": [], "context": 0, "attachment_size_limit": UPLOAD_LIMIT,
             "authorizing_integration_owners": {"0": channel.get("guild_id")},
         }  # fmt: skip
         payload["member"]["permissions"] = str(perms)
@@ -764,10 +765,11 @@ def find_component(message: dict[str, Any], label_or_id: str, kind: int | None =
 
 
 @contextlib.asynccontextmanager
-async def running(tmp_path: Path, users: list[User], second_guild: list[User] | None = None
-                  ) -> AsyncIterator[tuple[Harness, int, int | None]]:  # fmt: skip
+async def running(tmp_path: Path, users: list[User], second_guild: list[User] | None = None,
+                  guild_locale: str = "en-US") -> AsyncIterator[tuple[Harness, int, int | None]]:  # fmt: skip
     """The bot running against a fresh fake: (harness, channel of guild 1, channel of guild 2)."""
     fake = FakeDiscord()
+    fake.guild_locale = guild_locale
     _gid, channel = fake.add_guild("Meeple Club", users)
     other = fake.add_guild("Elsewhere", second_guild)[1] if second_guild else None
     original = AsyncWebhookAdapter.request

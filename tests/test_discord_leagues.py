@@ -81,7 +81,7 @@ async def test_a_divisional_season_through_the_commands(tmp_path):
         answer = await h.slash(BOSS, channel, "league season", name=name, action="start", format="divisions",
                                division_size=3, best_of=1, sets="base;base,river1", points="3/1/0")  # fmt: skip
         assert reply_of(h, answer) == "Done."
-        assert "Season 2 of **Central\\_\\*League\\*** is a divisions competition" in h.messages_in(channel)[-1][
+        assert "Season 2 of **Central\\_\\*League\\*** is a competition (divisions)" in h.messages_in(channel)[-1][
             "content"]  # fmt: skip
         assert "the bot opens its matches" in reply_of(h, await h.slash(members[1], channel, "league play", name=name))
         text = reply_of(h, await h.slash(BOSS, channel, "league divisions", name=name))
@@ -144,7 +144,7 @@ async def test_members_of_the_organiser_role_run_seasons_and_failures_stay_priva
         assert "only server managers" in reply_of(h, await h.slash(bob, channel, "league organisers", name="Club",
                                                                     role=77))  # fmt: skip
         answer = await h.slash(BOSS, channel, "league organisers", name="Club", role=77)
-        assert reply_of(h, answer) == "**Club** is run by members of <@&77>."
+        assert reply_of(h, answer) == "**Club** is run by the members of <@&77>."
         assert reply_of(h, await h.slash(bob, channel, "league season", name="Club", action="end")) == (
             "The season is closed.")  # fmt: skip
         answer = await h.slash(cy, channel, "league season", name="Club", action="start")

@@ -31,17 +31,31 @@ def clean(h: Harness) -> None:
     assert [r.getMessage() for r in h.errors.records] == []
 
 
-async def open_game(h: Harness, channel: int, users: list[User], sets: str, computers: int = 0) -> tuple[int, int]:
-    """A lobby opened, joined and started through the buttons: (game id, thread id)."""
+# The words the tests look for, in each language the bot speaks.
+WORDS = {
+    "en": {"join": "Join", "computer": "Add computer", "start": "Start", "started": "has started",
+           "take": "Take turn", "played": "Played", "made": "This decision has been made", "final": "Final scores"},
+    "fr": {"join": "Rejoindre", "computer": "Ajouter un ordinateur", "start": "Commencer", "started": "a commencé",
+           "take": "Jouer mon tour", "played": "Joué", "made": "Cette décision a déjà été prise",
+           "final": "Scores finaux"},
+}  # fmt: skip
+
+
+async def open_game(
+    h: Harness, channel: int, users: list[User], sets: str, computers: int = 0, lobby_language: str = "en"
+) -> tuple[int, int]:
+    """A lobby opened, joined and started through the buttons (labelled in the game's language):
+    (game id, thread id)."""
+    words = WORDS[lobby_language]
     answer = await h.slash(users[0], channel, "carc new", sets=sets, players=len(users) + computers)
     lobby = answer.public[-1]
     for user in users[1:]:
-        await h.click(user, h.fake.messages[int(lobby["id"])], "Join")
+        await h.click(user, h.fake.messages[int(lobby["id"])], words["join"])
     for _ in range(computers):
-        await h.click(users[0], h.fake.messages[int(lobby["id"])], "Add computer")
-    started = await h.click(users[0], h.fake.messages[int(lobby["id"])], "Start")
-    assert "has started" in started.text
-    game_id = int(re.search(r"#(\d+)", started.text)[1])  # type: ignore[index]
+        await h.click(users[0], h.fake.messages[int(lobby["id"])], words["computer"])
+    started = await h.click(users[0], h.fake.messages[int(lobby["id"])], words["start"])
+    assert WORDS[users[0].locale[:2] if users[0].locale[:2] in WORDS else "en"]["started"] in started.text
+    game_id = int(re.search(r"(?:#|n°)(\d+)", started.text)[1])  # type: ignore[index]
     thread = h.fake.threads_from[int(lobby["id"])]
     return game_id, thread
 
@@ -61,12 +75,14 @@ async def actor(h: Harness, game_id: int, users: list[User]) -> User | None:
 
 
 async def finish_in_panel(h: Harness, user: User, panel: dict[str, Any], rng: random.Random) -> int:
-    """Answer a panel's questions at random until the decision is played; returns the clicks."""
+    """Answer a panel's questions at random until the decision is played; returns the clicks.
+    The panel speaks the user's language."""
+    words = WORDS.get(user.locale[:2], WORDS["en"])
     for clicks in range(60):
         panel = h.fake.messages[int(panel["id"])]
-        if panel["content"].startswith("Played"):
+        if panel["content"].startswith(words["played"]):
             return clicks
-        assert not panel["content"].startswith("This decision has been made"), panel["content"]
+        assert not panel["content"].startswith(words["made"]), panel["content"]
         choices: list[tuple[str, str | None]] = []  # (custom id, select value)
         for c in components_of(panel):
             if c["type"] == 3:
@@ -84,12 +100,14 @@ async def finish_in_panel(h: Harness, user: User, panel: dict[str, Any], rng: ra
     raise AssertionError("the panel never finished the decision")
 
 
-async def play_by_panel(h: Harness, game_id: int, thread: int, users: list[User], seed: int) -> list[int]:
+async def play_by_panel(
+    h: Harness, game_id: int, thread: int, users: list[User], seed: int, game_language: str = "en"
+) -> list[int]:
     """Everyone plays through the Take turn button until the end: interactions per decision."""
     rng = random.Random(seed)
     per_decision = []
     while (user := await actor(h, game_id, users)) is not None:
-        answer = await h.click(user, turn_message(h, thread), "Take turn")
+        answer = await h.click(user, turn_message(h, thread), WORDS[game_language]["take"])
         assert answer.response_type == 5 and answer.private, answer.text
         panel = answer.private[-1]
         per_decision.append(1 + await finish_in_panel(h, user, panel, rng))

@@ -4,15 +4,23 @@ French-speaking players served by the same bot."""
 
 from __future__ import annotations
 
+import asyncio
+import random
 import re
+import string
+from pathlib import Path
 
 import discord
+from babel.messages.pofile import read_po
 
 from cogs.bot import command_tree
 from cogs.i18n import command_text
-from locales import entries
+from engine import Game
+from engine.game import describe
+from engine.language import speaking, use
+from locales import entries, number, po_path, translations
 from tests.discord_api import User, running
-from tests.test_discord_play import clean
+from tests.test_discord_play import FAMILIES, actor, clean, finish_in_panel, open_game, play_by_panel, turn_message
 
 
 async def test_every_command_text_has_a_french_translation_valid_for_discord():
@@ -60,3 +68,137 @@ async def test_a_french_speaking_player_uses_the_same_commands(tmp_path):
         answer = await h.slash(anne, channel, "carc new", sets="base", players=2)
         assert answer.public and answer.public[-1]["embeds"]
         clean(h)
+
+
+# ---------------------------------------------------------------------- the messages catalog
+def _source_messages() -> dict[tuple[str | None, str], tuple[str, ...]]:
+    """Every message of the code as Babel extracts it: (context, msgid) -> its forms (English)."""
+    from babel.messages.extract import extract_from_dir
+
+    root = Path(__file__).resolve().parent.parent
+    patterns = [line[len("[python: ") : -1] for line in (root / "locales" / "babel.cfg").read_text().splitlines()
+                if line.startswith("[python: ")]  # fmt: skip
+    found: dict[tuple[str | None, str], tuple[str, ...]] = {}
+    for _file, _line, message, _comments, context in extract_from_dir(
+        str(root), method_map=[(p, "python") for p in patterns]
+    ):
+        forms = message if isinstance(message, tuple) else (message,)
+        found[(context, forms[0])] = tuple(forms)
+    return found
+
+
+def _fields(text: str) -> list[tuple[str, str | None]]:
+    """The placeholders of a format string, with their conversions ("{name!r}")."""
+    return sorted((name, conversion) for _t, name, _spec, conversion in string.Formatter().parse(text) if name)
+
+
+def test_every_message_has_a_french_translation_with_the_same_placeholders():
+    with open(po_path("fr"), "rb") as fh:
+        french = {(m.context, m.id[0] if isinstance(m.id, tuple) else m.id): m for m in read_po(fh, locale="fr")}
+    messages = _source_messages()
+    assert len(messages) > 400  # the engine's, the service's, the cogs', the pictures', the terminal's
+    for key, forms in messages.items():
+        entry = french.get(key)
+        assert entry is not None and entry.string and not entry.fuzzy, f"no French for {key}"
+        translated = entry.string if isinstance(entry.string, tuple) else (entry.string,)
+        assert len(translated) == len(forms), key  # French has two plural forms, like English
+        for english, text in zip(forms * len(translated), translated, strict=False):
+            assert text.strip(), key
+            assert _fields(text) == _fields(forms[-1]) or _fields(text) == _fields(english), (key, text)
+    stale = set(french) - set(messages) - {(None, "")}
+    assert not stale, f"catalog entries no code uses any more: {sorted(stale)[:5]}"
+
+
+def test_the_template_is_up_to_date():
+    with open(Path(po_path("fr")).parent.parent.parent / "messages.pot", "rb") as fh:
+        template = {(m.context, m.id[0] if isinstance(m.id, tuple) else m.id) for m in read_po(fh) if m.id}
+    assert template == set(_source_messages()), "run pybabel extract (see locales/__init__.py)"
+
+
+def test_french_plurals_and_numbers():
+    fr = translations("fr")
+    one, many = "{n} tile left: {tiles}", "{n} tiles left: {tiles}"
+    assert fr.ngettext(one, many, 1).format(n=1, tiles="") == "1 tuile restante : "
+    assert fr.ngettext(one, many, 0).format(n=0, tiles="") == "0 tuile restante : "  # French: 0 is singular
+    assert fr.ngettext(one, many, 2).format(n=2, tiles="") == "2 tuiles restantes : "
+    assert translations("de").ngettext(one, many, 2) == many  # any other language: English
+    assert number(1234.5, "fr") == "1\u202f234,5" and number(1234.5, "en") == "1,234.5"
+
+
+def test_the_engine_speaks_the_language_of_each_context():
+    game = Game(["Anne", "Bob"], seed=5)
+    english = game.question()
+    with speaking(translations("fr")):
+        french = game.question()
+        drawn = describe({"type": "tile_drawn", "player": "Anne", "tile": "base.D"})
+    assert english.prompt.startswith("place the drawn tile (") and french.prompt.startswith("poser la tuile piochée (")
+    assert english.options[0].move == french.options[0].move  # the same moves, only the words differ
+    assert drawn == "Anne pioche un bord de ville avec une route droite."
+    assert describe({"type": "tile_drawn", "player": "Anne", "tile": "base.D"}).startswith("Anne draws a city edge")
+
+
+async def test_two_players_served_at_once_each_read_their_own_language():
+    """The language is a context variable: interleaved tasks never see each other's."""
+    game = Game(["Anne", "Bob"], seed=5)
+    seen: dict[str, list[str]] = {"fr": [], "en": []}
+
+    async def serve(language: str) -> None:
+        use(translations(language))
+        for _ in range(5):
+            seen[language].append(game.question().prompt)
+            await asyncio.sleep(0)
+
+    await asyncio.gather(serve("fr"), serve("en"))
+    assert all(p.startswith("poser") for p in seen["fr"]) and all(p.startswith("place") for p in seen["en"])
+    assert game.question().prompt.startswith("place")  # the caller's context is untouched
+
+
+# ---------------------------------------------------------------------- French games on the fake Discord API
+async def test_a_whole_french_game_through_the_panel(tmp_path):
+    """A French server: the game speaks French in public, each French player is answered in French,
+    within Discord's limits (French texts are longer)."""
+    users = [User(1500, "Anne", locale="fr", manager=True), User(1501, "Bérénice", locale="fr")]
+    async with running(tmp_path, users, guild_locale="fr") as (h, channel, _):
+        game_id, thread = await open_game(h, channel, users, FAMILIES["rivers"], computers=1, lobby_language="fr")
+        lobby = next(m for m in h.messages_in(channel) if m.get("embeds"))
+        assert lobby["embeds"][0]["title"] == f"Carcassonne — partie n°{game_id}"
+        await play_by_panel(h, game_id, thread, users, seed=19, game_language="fr")
+        posts = [m["content"] for m in h.messages_in(thread)]
+        assert any(p.startswith(f"La partie n°{game_id} commence") for p in posts)
+        assert any("**Tour " in p for p in posts) and any(" a posé " in p for p in posts)
+        assert "Scores finaux" in posts[-1]
+        assert not any("**Turn " in p or " placed " in p for p in posts)
+        clean(h)
+
+
+async def test_an_english_player_in_a_french_game_reads_the_panel_in_english(tmp_path):
+    users = [User(1510, "Anne", locale="fr"), User(1511, "Bob", locale="en-GB")]
+    async with running(tmp_path, users) as (h, channel, _):  # an English server: the lobby picks French
+        answer = await h.slash(users[0], channel, "carc new", sets="base", players=2, language="fr")
+        lobby = answer.public[-1]
+        await h.click(users[1], h.fake.messages[int(lobby["id"])], "Rejoindre")
+        await h.click(users[0], h.fake.messages[int(lobby["id"])], "Commencer")
+        game_id = (await h.bot.service.games(user_id="1510"))[0].id
+        thread = h.fake.threads_from[int(lobby["id"])]
+        rng = random.Random(3)
+        for _ in range(4):
+            user = await actor(h, game_id, users)
+            assert user is not None
+            panel = (await h.click(user, turn_message(h, thread), "Jouer mon tour")).private[-1]
+            assert panel["content"].startswith("Partie n°" if user.locale == "fr" else "Game #"), panel["content"]
+            await finish_in_panel(h, user, panel, rng)
+        assert all("**Tour " in m["content"] for m in h.messages_in(thread) if "carc:turn:" in str(m))
+        moving = await actor(h, game_id, users)
+        waiting = next(u for u in users if u != moving)
+        wrong = await h.click(waiting, turn_message(h, thread), "Jouer mon tour")
+        expected = "C'est à " if waiting.locale == "fr" else "It is "
+        assert wrong.private and wrong.text.startswith(expected), wrong.text  # a private error, in their language
+        clean(h)
+
+
+def test_the_demo_speaks_french(tmp_path, capsys):
+    from bot import main
+
+    assert main(["demo", "--lang", "fr", "--players", "2", "--seed", "4", "--out", str(tmp_path), "--no-pictures"]) == 0
+    out = capsys.readouterr().out
+    assert "partie n°1 (base)" in out and "rejouer le compte rendu" in out

@@ -37,6 +37,9 @@ class Expansion:
     options: tuple[str, ...] = ()
     #: event types this expansion emits (and words in ``describe``)
     event_types: tuple[str, ...] = ()
+    #: its own kinds of "scored" features -> what they are called in a scoring line (a message to
+    #: translate, e.g. N_("the crown spaces of the wheel"))
+    scored_features: dict[str, str] = {}
 
     @classmethod
     def conflict(cls, sets: list[str]) -> str | None:

@@ -34,6 +34,14 @@ def expansion_classes(sets: list[str]) -> list[type[Expansion]]:
     return out
 
 
+def scored_feature_word(feature: str) -> str | None:
+    """An expansion's name for a kind of scored feature (untranslated message), if one declares it."""
+    for cls in EXPANSIONS.values():
+        if feature in cls.scored_features:
+            return cls.scored_features[feature]
+    return None
+
+
 def event_owner(event_type: str) -> type[Expansion] | None:
     """The expansion that emits (and words) an event type, if any."""
     for cls in EXPANSIONS.values():

@@ -50,6 +50,12 @@ def sector_name(sector: str) -> str:
     return _(SECTOR_NAMES[sector]) if sector in SECTOR_NAMES else sector.capitalize()
 
 
+def sector_effect(sector: str) -> str:
+    """What a sector's event does, in the current language."""
+    effect = SECTOR_EFFECTS.get(sector)
+    return _(effect) if effect else ""
+
+
 def land_followers(game: Game, player: int) -> list[int]:
     """Nodes where the player has a follower on a land tile (not on a crown space)."""
     board = game.board
@@ -195,6 +201,7 @@ class Wheel(Expansion):
     land_tiles = True
     setup_tiles = (START,)
     event_types = ("wheel", "wheel_event", "plague")
+    scored_features = {"crown": N_("a crown of the wheel")}
 
     @classmethod
     def conflict(cls, sets: list[str]) -> str | None:
@@ -219,7 +226,7 @@ class Wheel(Expansion):
                 event["steps"],
             ).format(
                 n=event["steps"], sector=sector, player=event["player"],
-                effect=_(SECTOR_EFFECTS[event["sector"]]) if event["sector"] in SECTOR_EFFECTS else "",
+                effect=sector_effect(event["sector"]),
             )  # fmt: skip
         if kind == "wheel_event":
             points = event["points"]
