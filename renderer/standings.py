@@ -14,6 +14,7 @@ from typing import NamedTuple
 from PIL import Image, ImageDraw, ImageFont
 
 from engine.language import N_, _
+from locales import number, spoken
 from renderer import palette as pal
 from renderer.tile_art import font
 
@@ -61,7 +62,8 @@ def fit(text: str, width: float, face: ImageFont.FreeTypeFont | ImageFont.ImageF
 
 
 def rating_text(rating: int, provisional: bool) -> str:
-    return f"{rating}{'?' if provisional else ''}"
+    """A rating as the language being spoken writes numbers ("1,234" / "1 234"), "?" if provisional."""
+    return f"{number(rating, spoken())}{'?' if provisional else ''}"
 
 
 def change_text(change: int) -> str:

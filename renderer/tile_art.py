@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
+from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
@@ -63,9 +64,15 @@ def _shift(points: list[Point], ox: float, oy: float) -> list[Point]:
     return [(x + ox, y + oy) for x, y in points]
 
 
+# DejaVu Sans cut to Latin, Greek and Cyrillic (pyftsubset; licence beside it): Pillow's built-in
+# font has no accents, so "Bérénice" or "château" came out with boxes. It ships with the code,
+# since a fresh machine has no system fonts.
+FONT_FILE = Path(__file__).resolve().parent / "fonts" / "DejaVuSans-Latin.ttf"
+
+
 @functools.lru_cache(maxsize=8)
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    return ImageFont.load_default(size=max(8, size))
+    return ImageFont.truetype(str(FONT_FILE), max(8, size))
 
 
 def _city_polygons(seg: Segment, s: float) -> list[list[Point]]:

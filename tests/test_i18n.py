@@ -202,3 +202,30 @@ def test_the_demo_speaks_french(tmp_path, capsys):
     assert main(["demo", "--lang", "fr", "--players", "2", "--seed", "4", "--out", str(tmp_path), "--no-pictures"]) == 0
     out = capsys.readouterr().out
     assert "partie n°1 (base)" in out and "rejouer le compte rendu" in out
+
+
+async def test_rules_and_turn_dms_speak_the_users_language(tmp_path):
+    """/carc rules from the French pages for a French user; turn DMs in the language the player
+    had when they asked for them, whatever the game's language."""
+    anne, bob = User(1520, "Anne", locale="fr"), User(1521, "Bob", locale="en-US")
+    async with running(tmp_path, [anne, bob]) as (h, channel, _):
+        rules = await h.slash(anne, channel, "carc rules", set="castles")
+        assert rules.text.startswith("## castles — Châteaux d'Allemagne") and "seigneur" in rules.text
+        english = await h.slash(bob, channel, "carc rules", set="castles")
+        assert english.text.startswith("## castles — Castles in Germany")
+        for user in (anne, bob):
+            answer = await h.slash(user, channel, "carc settings", dm=True)
+            assert answer.text in ("Les messages privés de tour sont activés.", "Turn DMs are on.")
+        game_id, thread = await open_game(h, channel, [anne, bob], "base")  # an English server: an English game
+        rng = random.Random(5)
+        for _ in range(3):
+            user = await actor(h, game_id, [anne, bob])
+            assert user is not None
+            panel = (await h.click(user, turn_message(h, thread), "Take turn")).private[-1]
+            await finish_in_panel(h, user, panel, rng)
+        french, english_dms = h.fake.dms.get(anne.id, []), h.fake.dms.get(bob.id, [])
+        assert french and english_dms
+        assert all(m["content"].startswith("À vous de jouer dans la partie de Carcassonne n°") for m in french)
+        assert all("poser la tuile piochée" in m["content"] for m in french)
+        assert all(m["content"].startswith("Your turn in Carcassonne game #") for m in english_dms)
+        clean(h)
