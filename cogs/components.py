@@ -420,7 +420,7 @@ def _placement_label(move: dict[str, Any], labels: dict[tuple[int, int], str]) -
 
 def played(lines: list[str]) -> str:
     """The private answer to a move that was played: what it did (the thread shows the rest)."""
-    return _("Played: {what}").format(what="; ".join(present.safe(line, 200) for line in lines[:3]))
+    return _("Played: {what}").format(what=" ".join(present.safe(line, 200) for line in lines[:3]))
 
 
 async def render_panel(

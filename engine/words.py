@@ -155,7 +155,7 @@ _NOUNS = {
     "farmhouse": (N_("farmhouse"), N_("a farmhouse")),
     "stable": (N_("stable"), N_("a stable")),
     "highwayman": (N_("highwayman"), N_("a highwayman")),
-    "travellers": (N_("travellers"), N_("travellers")),
+    "travellers": (N_("travellers"), N_("a group of travellers")),
     "wheel": (N_("the Wheel of Fortune"), N_("the Wheel of Fortune")),
     "large tile": (N_("large tile"), N_("a large tile")),
     "unknown": (N_("unknown tile"), N_("an unknown tile")),

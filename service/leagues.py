@@ -36,6 +36,8 @@ from typing import Any
 from openskill.models import PlackettLuce
 
 from engine.language import N_, _
+from locales import language_of
+from service.announce import in_language
 from service.games import GameService, LobbyOptions, ServiceError, utcnow
 from storage import Conflict, GameRow, NotFound
 from storage.leagues import (
@@ -716,6 +718,15 @@ class LeagueService:
         return await self.store.entrants(league_id, competition.season)
 
     async def kickoff(self, league_id: int, is_manager: bool, role_ids: list[int] | None = None) -> LeagueNotice:
+        """Open the season's first round (its notice speaks the league's language)."""
+        with in_language(await self._language(league_id)):
+            return await self._kickoff(league_id, is_manager, role_ids)
+
+    async def _language(self, league_id: int) -> str:
+        """The language of a league's public notices and games (the server's when it was created)."""
+        return language_of((await self.league(league_id)).options.get("language"))
+
+    async def _kickoff(self, league_id: int, is_manager: bool, role_ids: list[int] | None) -> LeagueNotice:
         """Open the first round (seeding first if nobody has been placed yet)."""
         league = await self.league(league_id)
         self._check_organiser(league, is_manager, role_ids, N_("kick off a season"))
@@ -922,7 +933,8 @@ class LeagueService:
         now = self.clock()
         for competition in await self.store.running_competitions():
             try:
-                notices += await self._tick_competition(competition, now)
+                with in_language(await self._language(competition.league_id)):
+                    notices += await self._tick_competition(competition, now)
             except Exception:  # one league's failure never stops the clock for the others
                 log.exception("league %s: deadline check failed", competition.league_id)
         return notices
@@ -1010,6 +1022,13 @@ class LeagueService:
         role_ids: list[int] | None = None,
     ) -> LeagueNotice:  # fmt: skip
         """An organiser sets a match's result (``winner`` None: a draw), with a reason for the log."""
+        with in_language(await self._language(league_id)):
+            return await self._override(league_id, fixture_id, winner, reason, by_user, is_manager, role_ids)
+
+    async def _override(
+        self, league_id: int, fixture_id: int, winner: str | None, reason: str, by_user: str, is_manager: bool,
+        role_ids: list[int] | None,
+    ) -> LeagueNotice:  # fmt: skip
         league = await self.league(league_id)
         self._check_organiser(league, is_manager, role_ids, N_("override a result"))
         competition = await self._running_competition(league)
@@ -1081,7 +1100,10 @@ class LeagueService:
         changed = apply_result(ratings, season, ranking, league.options["season_sigma_boost"])
         with contextlib.suppress(Conflict):  # already rated: it may still have to count for its match
             await self.store.append_result(league.id, season, game_id, ranking, self.clock(), changed)
-        await self._match_game_finished(game_id, ranking)
+        found = await self.store.fixture_of_game(game_id)
+        if found is not None:  # a match game: what follows is posted in the league's language
+            with in_language(await self._language(found[0])):
+                await self._match_game_finished(game_id, ranking)
 
     async def rebuild(self, league_id: int | None = None) -> dict[int, int]:
         """Recompute ratings from the results log, and the kept tables of ended seasons from

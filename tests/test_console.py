@@ -128,3 +128,33 @@ async def test_random_answers_and_junk_play_a_whole_terminal_game(tmp_path, sets
     text = "\n".join(player.out)
     assert code == 0 and "final scores:" in text and "Traceback" not in text
     assert not re.search(r"\b(base|river1|river2|castles|wheel|toll|ferries)\.[A-Za-z_]", text)  # tile names, not ids
+
+
+class FrenchScript(Script):
+    """The same player at a terminal game in French (``--lang fr``)."""
+
+    def read(self) -> str | None:
+        if self.extra:
+            return self.extra.pop(0)
+        prompt = self.out[-1]
+        if prompt.endswith("case rotation :"):
+            listing = next(line for line in reversed(self.out) if re.match(r"^\s+A ", line))
+            first = re.match(r"^\s+A (-?\d+),(-?\d+) \[(\d+)", listing)
+            return f"A {first.group(3)}"  # type: ignore[union-attr]
+        if prompt.endswith("choix :"):
+            return "p" if any(line.strip().startswith("p. ") for line in self.out[-8:]) else "1"
+        raise AssertionError(f"unexpected prompt {prompt!r}")
+
+
+async def test_a_terminal_game_in_french(tmp_path):
+    script = FrenchScript(extra=["score", "tiles", "Z 45", "nonsense"])
+    code = await run_console(
+        ["base", "toll"], ["Anne", "Bob"], 1, 3, tmp_path / "c.db", None, script.read, script.write, language="fr"
+    )
+    assert code == 0
+    text = "\n".join(script.out)
+    assert "partie n°1 commencée (base, toll)" in text and "scores finaux :" in text
+    assert "nommez une case permise" in text  # junk is explained, in French
+    assert "tuiles restantes :" in text and "partisans restants" in text
+    assert "Fin de la partie" in text and " a posé " in text
+    assert "Game over" not in text and " placed " not in text

@@ -504,3 +504,23 @@ async def test_fixtures_and_the_match_log_are_append_only(env):
                 "DELETE FROM fixtures"):  # fmt: skip
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
             await db.conn.execute(sql)
+
+
+async def test_a_french_league_posts_and_opens_its_games_in_french(env):
+    """A league created on a French server: its notices and its match games speak French,
+    whoever triggers them."""
+    games, leagues, clock, notices, db = env
+    league = await leagues.create("g1", "Ligue", "boss", True, language="fr")
+    await leagues.end_season(league.id, is_manager=True)
+    for i in range(4):
+        await leagues.join(league.id, f"u{i:02}", NAMES[i])
+    await leagues.start_season(league.id, True, CompetitionRules(division_size=4, promote=1, relegate=1))
+    await leagues.seed(league.id, True)
+    first = await leagues.kickoff(league.id, True)
+    assert first.lines[0].startswith("Ligue, saison 2 : la ronde 1 sur 3 est ouverte jusqu'au <t:")
+    game = await games.lobby(first.games[0].game_id)
+    assert game.options["language"] == "fr"
+    view = await games.turn(game.id)
+    assert view.language == "fr" and view.question is not None and view.question.prompt.startswith("poser")
+    with pytest.raises(ServiceError, match="invalid|one of"):
+        await leagues.create("g1", "Other", "boss", True, language="tlh")
