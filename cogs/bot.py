@@ -20,6 +20,7 @@ from cogs.components import (
 )  # fmt: skip
 from cogs.i18n import CatalogTranslator, listen
 from cogs.leagues import Leagues
+from locales import warm_up
 from service import GameService
 from service.leagues import LeagueService
 from service.workers import Workers
@@ -68,6 +69,7 @@ class CarcBot(commands.Bot):
         await self.add_cog(Carc(self))
         await self.add_cog(Leagues(self))
         await self.tree.set_translator(CatalogTranslator())  # commands in each user's language
+        warm_up()  # the catalogs compile before the first interaction, not during it
         # Buttons and selects of old messages keep working after a restart.
         self.add_dynamic_items(
             LobbyButton, SetsSelect, CastlesSelect, LanguageSelect, TakeTurnButton, PanelButton, PanelSelect

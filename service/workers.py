@@ -32,9 +32,12 @@ def computer_turn(record: Record, user_id: str) -> list[dict[str, Any]]:
 
 
 def _warm_up() -> None:
-    """Each worker loads the renderer (tile art, the fixed palette) before its first job,
-    so the first picture of a game is not the slow one."""
+    """Each worker loads the renderer (tile art, the fixed palette) and compiles the language
+    catalogs before its first job, so the first picture of a game is not the slow one."""
     import renderer.jobs  # noqa: F401
+    from locales import warm_up
+
+    warm_up()
 
 
 # ---------------------------------------------------------------------- the pool

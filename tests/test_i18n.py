@@ -18,7 +18,7 @@ from cogs.i18n import command_text
 from engine import Game
 from engine.game import describe
 from engine.language import speaking, use
-from locales import entries, number, po_path, translations
+from locales import entries, number, po_path, spoken, translations
 from tests.discord_api import User, running
 from tests.test_discord_play import FAMILIES, actor, clean, finish_in_panel, open_game, play_by_panel, turn_message
 
@@ -128,7 +128,9 @@ def test_french_plurals_and_numbers():
 def test_the_engine_speaks_the_language_of_each_context():
     game = Game(["Anne", "Bob"], seed=5)
     english = game.question()
+    assert spoken() == "en"
     with speaking(translations("fr")):
+        assert spoken() == "fr"  # pictures made now are worded in French
         french = game.question()
         drawn = describe({"type": "tile_drawn", "player": "Anne", "tile": "base.D"})
     assert english.prompt.startswith("place the drawn tile (") and french.prompt.startswith("poser la tuile piochée (")
