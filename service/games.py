@@ -336,7 +336,7 @@ class GameService:
         if by_user != row.creator_id:
             raise ServiceError(_("only the player who opened the lobby can change its options"))
         if row.status != "lobby":
-            raise ServiceError("the game has already started")
+            raise ServiceError(_("the game has already started"))
         if row.league_id is not None:
             raise ServiceError(_("a league game uses the league's settings"))
         merged = LobbyOptions.from_json(row.options)
@@ -361,7 +361,7 @@ class GameService:
         async with self._lock(game_id):
             row = await self.lobby(game_id)
             if row.status != "lobby":
-                raise ServiceError("the game has already started")
+                raise ServiceError(_("the game has already started"))
             if by_user != row.creator_id:
                 raise ServiceError(_("only the player who opened the lobby can start the game"))
             if len(row.seats) < 2:
@@ -391,7 +391,7 @@ class GameService:
         user_id, castles = validate.user_id(user_id), validate.names(castles, "the castles", 2)
         row = await self.lobby(game_id)
         if row.status != "lobby":
-            raise ServiceError("the game has already started")
+            raise ServiceError(_("the game has already started"))
         if "castles" not in row.options["sets"] or row.options.get("castles") != "chosen":
             raise ServiceError(_("castles are not chosen in this lobby"))
         if row.seat_of(user_id) is None:

@@ -749,7 +749,7 @@ class LeagueService:
         async with self._lock(league_id):
             notice = await self._open_round(league, competition, 1)
         if notice is None:
-            raise ServiceError("the season has already kicked off")
+            raise ServiceError(_("the season has already kicked off"))
         return notice
 
     # ------------------------------------------------------------------ rounds and matches
