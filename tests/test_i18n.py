@@ -87,6 +87,20 @@ def _source_messages() -> dict[tuple[str | None, str], tuple[str, ...]]:
     return found
 
 
+def test_every_module_that_speaks_is_extracted():
+    """A module that words texts through engine.language is one Babel reads (locales/babel.cfg)."""
+    root = Path(__file__).resolve().parent.parent
+    patterns = [line[len("[python: ") : -1] for line in (root / "locales" / "babel.cfg").read_text().splitlines()
+                if line.startswith("[python: ")]  # fmt: skip
+    for path in root.rglob("*.py"):
+        relative = path.relative_to(root)
+        if relative.parts[0] in ("tests", "benchmarks", ".venv", ".venv-ci") or relative.parts[0].startswith("."):
+            continue
+        if "from engine.language import" in path.read_text(encoding="utf-8") and relative.parts[0] != "locales":
+            assert any(relative.match(p.replace("**", "*")) or str(relative).startswith(p.split("**")[0])
+                       for p in patterns if p.split("**")[0]) or str(relative) in patterns, relative  # fmt: skip
+
+
 def _fields(text: str) -> list[tuple[str, str | None]]:
     """The placeholders of a format string, with their conversions ("{name!r}")."""
     return sorted((name, conversion) for _t, name, _spec, conversion in string.Formatter().parse(text) if name)
