@@ -14,7 +14,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from engine.board import NEIGHBOURS8
-from engine.catalog import SET_TILES, TILE_TYPES, tile_set
+from engine.catalog import TILE_TYPES, set_ids, tile_set
 from engine.expansions import Event, Expansion, Move, Step
 from engine.moves import BadSetup, IllegalMove
 from engine.words import cell, tile_name
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from engine.game import Game
     from engine.tiles import TileType
 
-CASTLE_IDS = [t.id for t in SET_TILES["castles"]]
+CASTLE_IDS = set_ids("castles")
 BONUS = 3
 
 
