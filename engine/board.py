@@ -17,7 +17,6 @@ second): per-node data lives in parallel lists, and the hot loops are inlined.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from engine.language import _
@@ -38,13 +37,31 @@ class PlacedCell(NamedTuple):
     info: CellInfo
 
 
-@dataclass(slots=True)
 class Placement:
-    tile: TileType
-    x: int
-    y: int
-    rot: int
-    first_node: int  # node id of the tile's segment 0
+    __slots__ = ("tile", "x", "y", "rot", "first_node")
+
+    def __init__(self, tile: TileType, x: int, y: int, rot: int, first_node: int) -> None:
+        self.tile = tile
+        self.x = x
+        self.y = y
+        self.rot = rot
+        self.first_node = first_node  # node id of the tile's segment 0
+
+    def __repr__(self) -> str:
+        return f"Placement({self.tile.id!r}, x={self.x}, y={self.y}, rot={self.rot}, first_node={self.first_node})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Placement):
+            return NotImplemented
+        return (self.tile, self.x, self.y, self.rot, self.first_node) == (
+            other.tile,
+            other.x,
+            other.y,
+            other.rot,
+            other.first_node,
+        )
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value (as the dataclass was)
 
     @property
     def cells(self) -> list[Cell]:
@@ -251,8 +268,15 @@ class Board:
         if not tile.multi_cell:
             table = (tile._fit_tables or tile.fit_tables())[1]
             return {c: rots for c, key in self.frontier.items() if (rots := table[key])}
-        # Multi-cell tiles: try every anchor that puts one of its cells on the frontier.
         found: dict[Cell, list[int]] = {}
+        for x, y, rot in self.multi_fits(tile):
+            found.setdefault((x, y), []).append(rot)
+        return {c: tuple(rots) for c, rots in sorted(found.items())}
+
+    def multi_fits(self, tile: TileType) -> Iterator[tuple[int, int, int]]:
+        """(x, y, rot) of every way a multi-cell tile matches all edges (one rotation per
+        distinct look), found one by one: a caller that needs only one stops early."""
+        # Try every anchor that puts one of the tile's cells on the frontier.
         for rot in tile.distinct_rots:
             rt = tile.rotations[rot // 90]
             tried = set()
@@ -262,8 +286,7 @@ class Board:
                     if anchor not in tried:
                         tried.add(anchor)
                         if self._multi_fits(rt, anchor[0], anchor[1]):
-                            found.setdefault(anchor, []).append(rot)
-        return {c: tuple(rots) for c, rots in sorted(found.items())}
+                            yield anchor[0], anchor[1], rot
 
     def fits(self, tile: TileType, x: int, y: int, rot: int) -> bool:
         """Do all edges match there (any rotation, equivalent ones included)?"""

@@ -1,6 +1,13 @@
-"""Every tile type of every set, parsed once at import, and what each set brings."""
+"""Every tile type of every set, and what each set brings.
+
+A set's tiles are parsed the first time anything asks for one of them (a game of
+the base set alone never parses The Wheel of Fortune's 60 tile types): the lookups
+below behave as plain read-only dicts of every set and tile.
+"""
 
 from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
 
 from engine.tiledata import base, castles, ferries, river, toll, wheel
 from engine.tiles import TileType, parse_tile
@@ -16,28 +23,75 @@ def _parse(rows: list[tuple]) -> list[TileType]:
     return out
 
 
-BASE = _parse(base.TILES)
-RIVER1 = _parse(river.RIVER1)
-RIVER2 = _parse(river.RIVER2)
-FERRIES = _parse(ferries.TILES)
-CASTLES = _parse(castles.TILES)
-WHEEL_START = _parse([wheel.START_TILE])[0]
-WHEEL_PLAIN = _parse(wheel.PLAIN_TILES)
-WHEEL_ICONS = _parse(wheel.ICON_TILES)
-TOLL = _parse(toll.TILES)
-
-SET_TILES: dict[str, list[TileType]] = {
-    "base": BASE,
-    "river1": RIVER1,
-    "river2": RIVER2,
-    "ferries": FERRIES,
-    "castles": CASTLES,
-    "wheel": [WHEEL_START] + WHEEL_PLAIN + WHEEL_ICONS,
-    "toll": TOLL,
+# Each set's rows in the TILES.md notation, in catalog order.
+_ROWS: dict[str, Callable[[], list[tuple]]] = {
+    "base": lambda: base.TILES,
+    "river1": lambda: river.RIVER1,
+    "river2": lambda: river.RIVER2,
+    "ferries": lambda: ferries.TILES,
+    "castles": lambda: castles.TILES,
+    "wheel": lambda: [wheel.START_TILE] + wheel.PLAIN_TILES + wheel.ICON_TILES,
+    "toll": lambda: toll.TILES,
 }
+# tile id -> its set, every set's ids in catalog order
+_SET_OF: dict[str, str] = {row[0]: s for s, rows in _ROWS.items() for row in rows()}
+_BY_ID: dict[str, TileType] = {}  # the tile types parsed so far
+_PARSED: dict[str, list[TileType]] = {}
 
-TILE_TYPES: dict[str, TileType] = {t.id: t for tiles in SET_TILES.values() for t in tiles}
+
+def _parse_set(name: str) -> list[TileType]:
+    tiles = _PARSED.get(name)
+    if tiles is None:
+        tiles = _parse(_ROWS[name]())
+        _BY_ID.update((t.id, t) for t in tiles)
+        _PARSED[name] = tiles
+    return tiles
+
+
+class _SetTiles(Mapping[str, list[TileType]]):
+    """set name -> its tile types, in catalog order (parsed on first use)."""
+
+    def __getitem__(self, name: str) -> list[TileType]:
+        return _parse_set(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_ROWS)
+
+    def __len__(self) -> int:
+        return len(_ROWS)
+
+    def __contains__(self, name: object) -> bool:
+        return name in _ROWS
+
+
+class _TileTypes(Mapping[str, TileType]):
+    """tile id -> tile type, every set's (parsed on first use of its set)."""
+
+    def __getitem__(self, tile_id: str) -> TileType:
+        tile = _BY_ID.get(tile_id)
+        if tile is None:
+            _parse_set(_SET_OF[tile_id])
+            tile = _BY_ID[tile_id]
+        return tile
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_SET_OF)
+
+    def __len__(self) -> int:
+        return len(_SET_OF)
+
+    def __contains__(self, tile_id: object) -> bool:
+        return tile_id in _SET_OF
+
+
+SET_TILES: Mapping[str, list[TileType]] = _SetTiles()
+TILE_TYPES: Mapping[str, TileType] = _TileTypes()
 BASE_START = base.START
+
+
+def set_ids(name: str) -> list[str]:
+    """The tile ids of a set, in catalog order (without parsing its tiles)."""
+    return [tile_id for tile_id, s in _SET_OF.items() if s == name]
 
 
 def tile_set(tile_id: str) -> str:

@@ -118,15 +118,17 @@ class PlaceTile(Step):
         placements = game.board.fitting_placements(tile)
         problems = game._hooks["placement_problem"]
         if problems:
-            kept = {}
-            for (x, y), rots in placements.items():
-                ok = tuple(r for r in rots if not any(h(game, tile, x, y, r) for h in problems))
-                if ok:
-                    kept[(x, y)] = ok
-            placements = kept
-        game._placements = placements
-        if placements:
-            return None
+            # Only whether the tile can go somewhere is needed now; the full list is
+            # made when asked for (``Game.tile_placements``: a replay never asks).
+            game._fitting, game._placements = placements, None
+            if any(
+                not any(h(game, tile, x, y, r) for h in problems) for (x, y), rots in placements.items() for r in rots
+            ):
+                return None
+        else:
+            game._placements = placements
+            if placements:
+                return None
         game.drawn = None
         if not any(h(game, tile, events) for h in game._hooks["unplaceable"]):
             events.append({"type": "tile_discarded", "tile": tile.id})
@@ -139,7 +141,7 @@ class PlaceTile(Step):
         tile_id = game.drawn.id if game.drawn else ""
         return [
             {"type": "tile", "tile": tile_id, "x": x, "y": y, "rot": r}
-            for (x, y), rots in game._placements.items()
+            for (x, y), rots in game.tile_placements().items()
             for r in rots
         ]
 
@@ -393,7 +395,10 @@ class Game:
         self.finished = False
         self.drawn: TileType | None = None
         self.placement: int | None = None  # index of the tile placed this turn
-        self._placements: dict[tuple[int, int], tuple[int, ...]] = {}
+        # The drawn tile's legal placements (None: not listed yet, see ``tile_placements``),
+        # and where it matches the edges, before the expansions' rules.
+        self._placements: dict[tuple[int, int], tuple[int, ...]] | None = {}
+        self._fitting: dict[tuple[int, int], tuple[int, ...]] = {}
         self._figure_options: dict[int, tuple[int, str]] = {}  # node -> (cell index, target), this turn
         self._figure_blocked = False
         self._checked_node: tuple[Move | None, int] = (None, 0)  # the follower move checked last, and its node
@@ -547,7 +552,23 @@ class Game:
 
     def legal_placements(self) -> dict[tuple[int, int], tuple[int, ...]]:
         """In the tile step: cell -> legal rotations of the drawn tile (one per distinct look)."""
-        return self._placements if self.step == "tile" and not self.finished else {}
+        return self.tile_placements() if self.step == "tile" and not self.finished else {}
+
+    def tile_placements(self) -> dict[tuple[int, int], tuple[int, ...]]:
+        """The drawn tile's legal placements, listed on first use (the tile step only
+        checks that there is one: replaying a move needs no list)."""
+        placements = self._placements
+        if placements is None:
+            tile = self.drawn
+            assert tile is not None
+            problems = self._hooks["placement_problem"]
+            placements = {}
+            for (x, y), rots in self._fitting.items():
+                ok = tuple(r for r in rots if not any(h(self, tile, x, y, r) for h in problems))
+                if ok:
+                    placements[(x, y)] = ok
+            self._placements = placements
+        return placements
 
     def figure_moves_after(self, placement: Move) -> list[Move]:
         """The follower moves the current player would have after a placement (a tile
@@ -859,10 +880,10 @@ def _describe_core(event: Event) -> str | None:
 def _scored(event: Event) -> str:
     points = event["points"]
     feature = event["feature"]
-    declared = scored_feature_word(feature)
+    declared = None if feature in _COMPLETED or feature == "field" else scored_feature_word(feature)
     if feature == "field":
         what = _("a field")
-    elif declared is not None:
+    elif declared is not None:  # an expansion's own kind (the wheel's crowns)
         what = _(declared)
     elif event["final"]:
         what = _(_UNFINISHED.get(feature, _UNFINISHED_OTHER))

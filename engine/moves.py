@@ -9,8 +9,7 @@ a label a player can read, and whether and how they may pass.
 """
 
 
-from dataclasses import dataclass
-from typing import Any, NotRequired, TypedDict
+from typing import Any, NamedTuple, NotRequired, TypedDict
 
 Move = dict[str, Any]
 Event = dict[str, Any]
@@ -241,16 +240,14 @@ EVENT_TYPES: dict[str, type] = {
 
 
 # ---------------------------------------------------------------------- the question
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):
     """One legal answer to the question: the move, and how it reads for a player."""
 
     move: Move
     label: str
 
 
-@dataclass(frozen=True)
-class Question:
+class Question(NamedTuple):
     """What the game asks now.
 
     ``kind`` is the step asking ("draw", "tile", "figure", "plague", "ferry",

@@ -13,10 +13,8 @@ so that placing a tile is a handful of list look-ups.
 from __future__ import annotations
 
 import functools
-import itertools
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from engine.language import N_
@@ -48,8 +46,7 @@ def rotate_offset(dx: int, dy: int, rot: int) -> tuple[int, int]:
     return dx, dy
 
 
-@dataclass(frozen=True)
-class Segment:
+class Segment(NamedTuple):
     """One feature piece of a tile type, in the tile's own orientation."""
 
     kind: str
@@ -99,46 +96,74 @@ class CellInfo(NamedTuple):
     links: tuple[EdgeLink, ...]
 
 
-@dataclass
 class RotatedTile:
     """A tile type at one rotation, in board orientation relative to its cell u0."""
 
-    rot: int
-    offsets: list[tuple[int, int]]
-    terrain: list[tuple[int, ...]]  # per cell, per direction (N, E, S, W)
-    edge_seg: list[tuple[int, ...]]  # per cell, per direction: segment index or -1
-    half_seg: list[tuple[int, ...]]  # per cell, per half-edge: segment index or -1
-    targets: dict[tuple[int, str], int]  # (cell index, "road:E") -> segment index
-    canonical: list[tuple[int, str]]  # per segment: (cell index, preferred target name)
-    # Per cell, what the board needs at placement (one link per edge that carries land).
-    cell_info: list[CellInfo] = field(default_factory=list)
+    # (A plain class rather than a dataclass: importing dataclasses and generating
+    # their methods is a good part of a cold ``python -m engine.replay``.)
+    def __init__(
+        self,
+        rot: int,
+        offsets: list[tuple[int, int]],
+        terrain: list[tuple[int, ...]],
+        edge_seg: list[tuple[int, ...]],
+        half_seg: list[tuple[int, ...]],
+        targets: dict[tuple[int, str], int],
+        canonical: list[tuple[int, str]],
+    ) -> None:
+        self.rot = rot
+        self.offsets = offsets
+        self.terrain = terrain  # per cell, per direction (N, E, S, W)
+        self.edge_seg = edge_seg  # per cell, per direction: segment index or -1
+        self.half_seg = half_seg  # per cell, per half-edge: segment index or -1
+        self.targets = targets  # (cell index, "road:E") -> segment index
+        self.canonical = canonical  # per segment: (cell index, preferred target name)
+        # Per cell, what the board needs at placement (one link per edge that carries land).
+        self.cell_info: list[CellInfo] = []
+
+    def __repr__(self) -> str:
+        return f"RotatedTile(rot={self.rot}, offsets={self.offsets})"
 
 
-@dataclass(eq=False)  # one object per tile type: compared and hashed by identity
 class TileType:
-    id: str
-    count: int
-    cells: list[tuple[int, int]]
-    terrain: list[tuple[int, ...]]
-    segments: list[Segment]
-    village: bool = False
-    lake: bool = False  # a Ferries lake: its road stubs end at jetties
-    wheel_icon: int = 0
-    loose_decorations: tuple[str, ...] = ()  # decorations beside no road
-    rotations: list[RotatedTile] = field(default_factory=list)
-    distinct_rots: tuple[int, ...] = (0, 90, 180, 270)
-    # Packed edge demand -> fitting rotations (all of them / one per distinct look),
-    # for every possible demand; filled on first use (see ``fit_tables``).
-    _fit_tables: tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]] | None = None
-    # Per-segment columns, copied onto the board's node arrays in one go.
-    seg_kinds: list[str] = field(default_factory=list)
-    seg_open: list[int] = field(default_factory=list)
-    seg_pennants: list[int] = field(default_factory=list)
-    closable: tuple[int, ...] = ()  # roads and cities: can be completed
+    """One tile type: compared and hashed by identity (one object per type)."""
 
-    def __post_init__(self) -> None:
-        self.multi_cell = len(self.cells) > 1
-        self.n_segments = len(self.segments)
+    def __init__(
+        self,
+        id: str,
+        count: int,
+        cells: list[tuple[int, int]],
+        terrain: list[tuple[int, ...]],
+        segments: list[Segment],
+        village: bool = False,
+        lake: bool = False,
+        wheel_icon: int = 0,
+        loose_decorations: tuple[str, ...] = (),
+    ) -> None:
+        self.id = id
+        self.count = count
+        self.cells = cells
+        self.terrain = terrain
+        self.segments = segments
+        self.village = village
+        self.lake = lake  # a Ferries lake: its road stubs end at jetties
+        self.wheel_icon = wheel_icon
+        self.loose_decorations = loose_decorations  # decorations beside no road
+        self.rotations: list[RotatedTile] = []
+        self.distinct_rots: tuple[int, ...] = (0, 90, 180, 270)
+        # Packed edge demand -> fitting rotations (all of them / one per distinct look),
+        # for every possible demand; filled on first use (see ``fit_tables``).
+        self._fit_tables: tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]] | None = None
+        # Per-segment columns, copied onto the board's node arrays in one go.
+        self.seg_kinds: list[str] = []
+        self.seg_open: list[int] = []
+        self.seg_pennants: list[int] = []
+        self.closable: tuple[int, ...] = ()  # roads and cities: can be completed
+        self.multi_cell = len(cells) > 1
+        self.n_segments = len(segments)
+
+    def __repr__(self) -> str:
+        return f"TileType({self.id!r})"
 
     def fit_tables(self) -> tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]]:
         """(all, distinct): packed demand -> rotations of this single-cell tile that match.
@@ -151,20 +176,31 @@ class TileType:
         return self._fit_tables
 
 
+#: every packed demand a cell can have (4 directions x 5 terrains, 0: no neighbour)
+_ALL_KEYS = tuple(a | b << 3 | c << 6 | d << 9 for a in range(5) for b in range(5) for c in range(5) for d in range(5))
+
+
 @functools.cache
 def _fit_tables(
     edges: tuple[int, int, int, int], distinct_rots: tuple[int, ...]
 ) -> tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]]:
     # Shared by every tile type with the same edges (all the U variants, say).
-    own = [edge_key([edges[(d - q) % 4] for d in range(4)]) for q in range(4)]
-    every: dict[int, tuple[int, ...]] = {}
-    distinct: dict[int, tuple[int, ...]] = {}
-    for demands in itertools.product(range(5), repeat=4):
-        key = edge_key(demands)
-        mask = edge_key([7 if t else 0 for t in demands])
-        rots = [90 * q for q, k in enumerate(own) if k & mask == key]
-        every[key] = tuple(rots)
-        distinct[key] = tuple(r for r in rots if r in distinct_rots)
+    # A rotation fits a demand when every demanded direction has its terrain: the
+    # demands it fits are the 16 subsets of its own edges, so only those are listed
+    # (every other demand fits no rotation).
+    fitting: dict[int, tuple[int, ...]] = {}
+    for q in range(4):
+        keys = [0]
+        for d in range(4):
+            keys += [k | edges[(d - q) % 4] << (3 * d) for k in keys]
+        for key in keys:
+            rots = fitting.get(key, ())
+            if 90 * q not in rots:
+                fitting[key] = rots + (90 * q,)
+    every: dict[int, tuple[int, ...]] = dict.fromkeys(_ALL_KEYS, ())
+    every.update(fitting)
+    distinct: dict[int, tuple[int, ...]] = dict.fromkeys(_ALL_KEYS, ())
+    distinct.update((key, tuple(r for r in rots if r in distinct_rots)) for key, rots in fitting.items())
     return every, distinct
 
 
@@ -280,7 +316,7 @@ def parse_tile(
 
 
 def _precompute_rotations(tile: TileType) -> None:
-    seen: set[tuple] = set()
+    seen: list[tuple[tuple, int]] = []  # (cells and edges, quarter turns) of each distinct look
     distinct = []
     for rot in (0, 90, 180, 270):
         q = rot // 90
@@ -317,20 +353,8 @@ def _precompute_rotations(tile: TileType) -> None:
         for ci in range(len(tile.cells)):
             es, hs = rt.edge_seg[ci], rt.half_seg[ci]
             links = tuple(
-                EdgeLink(
-                    d,
-                    DX[d],
-                    DY[d],
-                    (d + 2) % 4,
-                    terrain[ci][d] << (3 * ((d + 2) % 4)),
-                    terrain[ci][d],
-                    es[d],
-                    hs[2 * d],
-                    hs[2 * d + 1],
-                    opposite_half(2 * d),
-                    opposite_half(2 * d + 1),
-                )
-                for d in range(4)
+                EdgeLink(d, dx, dy, back, terrain[ci][d] << shift, terrain[ci][d], es[d], hs[h0], hs[h0 + 1], oh0, oh1)
+                for d, dx, dy, back, shift, h0, oh0, oh1 in _LINK_CONSTANTS
                 if terrain[ci][d] != NONE
             )
             dx, dy = offsets[ci]
@@ -338,15 +362,28 @@ def _precompute_rotations(tile: TileType) -> None:
         tile.rotations.append(rt)
         # Two rotations are the same placement when they draw the same tile: same
         # cells, edges and segments (with their attributes) in board orientation.
-        signature = (
-            tuple(offsets),
-            tuple(terrain),
-            tuple(sorted(_segment_signature(seg, offsets, q) for seg in tile.segments)),
-        )
-        if signature not in seen:
-            seen.add(signature)
-            distinct.append(rot)
+        # The segments are compared only when the cells and edges are the same.
+        shape = (tuple(offsets), tuple(terrain))
+        twins = [seen_q for seen_shape, seen_q in seen if seen_shape == shape]
+        if twins:
+            signature = _signature(tile, offsets, q)
+            if any(_signature(tile, tile.rotations[seen_q].offsets, seen_q) == signature for seen_q in twins):
+                continue
+        seen.append((shape, q))
+        distinct.append(rot)
     tile.distinct_rots = tuple(distinct)
+
+
+# Per direction: (d, step x, step y, the neighbour's direction facing back, shift of
+# the demand it keeps, the direction's first half-edge, the neighbour's half-edges).
+_LINK_CONSTANTS = tuple(
+    (d, DX[d], DY[d], (d + 2) % 4, 3 * ((d + 2) % 4), 2 * d, opposite_half(2 * d), opposite_half(2 * d + 1))
+    for d in range(4)
+)
+
+
+def _signature(tile: TileType, offsets: list[tuple[int, int]], q: int) -> tuple:
+    return tuple(sorted(_segment_signature(seg, offsets, q) for seg in tile.segments))
 
 
 def _segment_signature(seg: Segment, offsets: list[tuple[int, int]], q: int) -> tuple:

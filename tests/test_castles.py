@@ -231,3 +231,46 @@ def test_no_castle_while_river_tiles_remain():
     while game.step not in ("draw",) and not game.finished:
         game.apply(game.legal_moves()[-1])
     assert game.step == "draw" and any(m["type"] == "castle" for m in game.legal_moves())
+
+
+def test_the_quick_castle_test_agrees_with_the_full_list():
+    """``castle_fits`` (any castle placement, found without listing them) says what
+    ``castle_placements`` lists, at every decision of random castle games."""
+    from engine.expansions.castles import castle_fits, castle_placements
+
+    seen = {True: 0, False: 0}
+    for seed in range(6):
+        game = Game(["A", "B", "C"], ["base", "castles"], seed=seed)
+        ai = RandomPlayer(seed)
+        while not game.finished:
+            quick, full = game.clone(), game.clone()  # clones start with empty caches
+            fits = castle_fits(quick)
+            assert fits == bool(castle_placements(full))
+            seen[fits] += 1
+            game.apply(ai.choose(game))
+    assert seen[True] and seen[False]
+
+
+def test_the_drawn_tiles_placements_are_listed_only_when_asked_and_then_by_every_rule():
+    """The tile step only checks that the tile fits somewhere; the list made later
+    keeps exactly the placements every rule allows."""
+    game = Game(["A", "B"], ["base", "castles", "river1"], seed=4)
+    ai = RandomPlayer(4)
+    checked = 0
+    while not game.finished:
+        if game.step == "tile":
+            assert game._placements is None  # not listed yet: the step needed no list
+            listed = game.legal_placements()
+            assert listed
+            for (x, y), rots in game._fitting.items():
+                for rot in rots:
+                    move = {"type": "tile", "x": x, "y": y, "rot": rot}
+                    try:
+                        game.check_placement(game.drawn, move)
+                        legal = True
+                    except IllegalMove:
+                        legal = False
+                    assert legal == (rot in listed.get((x, y), ())), (x, y, rot)
+                    checked += 1
+        game.apply(ai.choose(game))
+    assert checked > 100

@@ -14,7 +14,7 @@ import random
 from typing import TYPE_CHECKING, Any
 
 from engine.board import NEIGHBOURS8
-from engine.catalog import SET_TILES, TILE_TYPES, tile_set
+from engine.catalog import TILE_TYPES, set_ids, tile_set
 from engine.expansions import Event, Expansion, Move, Step
 from engine.language import _
 from engine.moves import BadSetup, IllegalMove
@@ -24,7 +24,8 @@ if TYPE_CHECKING:
     from engine.game import Game
     from engine.tiles import TileType
 
-CASTLE_IDS = [t.id for t in SET_TILES["castles"]]
+CASTLE_IDS = set_ids("castles")
+CASTLE_ID_SET = frozenset(CASTLE_IDS)
 BONUS = 3
 
 
@@ -50,7 +51,7 @@ class CastleChoice(Step):
     def asks(self, game: Game) -> bool:
         if not _state(game)["hands"].get(game.current) or game.must_draw() or game.placement is not None:
             return False
-        return bool(castle_placements(game))
+        return castle_fits(game)
 
     def moves(self, game: Game) -> list[Move]:
         draw: list[Move] = [{"type": "draw"}] if game.bag_left else []
@@ -104,13 +105,32 @@ def castle_placements(game: Game) -> list[Move]:
     return [dict(m) for m in cached]
 
 
+def castle_fits(game: Game) -> bool:
+    """Whether the current player may place a castle somewhere: ``bool(castle_placements(game))``,
+    found without listing them all (the choice step asks it every turn; a replay needs no list)."""
+    hand = _state(game)["hands"].get(game.current, [])
+    key = ("castles", len(game.board.placements), game.current, tuple(hand))
+    listed = game.scratch.get(key)
+    if listed is not None:
+        return bool(listed)
+    key = ("castle fits", *key[1:])
+    fits = game.scratch.get(key)
+    if fits is None:
+        fits = game.scratch[key] = any(
+            not _touches_castle(game, tile, x, y, rot)
+            for tile in (TILE_TYPES[c] for c in hand)
+            for x, y, rot in game.board.multi_fits(tile)
+        )
+    return fits
+
+
 def _castle_placements(game: Game) -> list[Move]:
     moves = []
     for castle_id in _state(game)["hands"].get(game.current, []):
         tile = TILE_TYPES[castle_id]
         for (x, y), rots in game.board.fitting_placements(tile).items():
             for rot in rots:
-                if _near_castle(game, tile, x, y, rot) is None:
+                if not _touches_castle(game, tile, x, y, rot):
                     moves.append({"type": "castle", "castle": castle_id, "x": x, "y": y, "rot": rot})
     return moves
 
@@ -126,6 +146,18 @@ def _near_castle(game: Game, tile: TileType, x: int, y: int, rot: int) -> str | 
                     cell=cell(cx + dx, cy + dy)
                 )
     return None
+
+
+def _touches_castle(game: Game, tile: TileType, x: int, y: int, rot: int) -> bool:
+    """``_near_castle(...) is not None`` without the message, for the searches that try many places."""
+    board = game.board
+    cells, placements = board.cells, board.placements
+    for ox, oy in tile.rotations[rot // 90].offsets:
+        for dx, dy in NEIGHBOURS8:
+            placed = cells.get((x + ox + dx, y + oy + dy))
+            if placed is not None and placements[placed[0]].tile.id in CASTLE_ID_SET:
+                return True
+    return False
 
 
 class Castles(Expansion):
@@ -174,7 +206,7 @@ class Castles(Expansion):
         return [CastleChoice()]
 
     def may_continue(self, game: Game) -> bool:
-        return bool(_state(game)["hands"].get(game.current)) and bool(castle_placements(game))
+        return bool(_state(game)["hands"].get(game.current)) and castle_fits(game)
 
     # ------------------------------------------------------------------ scoring
     def bonus(self, game: Game, root: int, final: bool) -> int:

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
-from engine.expansions import Expansion
-from engine.expansions.castles import Castles
-from engine.expansions.ferries import Ferries
-from engine.expansions.river import River
-from engine.expansions.toll import Tollkeepers
-from engine.expansions.wheel import Wheel
+import importlib
 
+from engine.expansions import Expansion
+
+# The built-in expansions by set: (module in engine.expansions, class). A module is
+# imported the first time a game uses one of its sets (a base game loads none).
+_BUILT_IN: dict[str, tuple[str, str]] = {
+    "river1": ("river", "River"),
+    "river2": ("river", "River"),
+    "castles": ("castles", "Castles"),
+    "ferries": ("ferries", "Ferries"),
+    "wheel": ("wheel", "Wheel"),
+    "toll": ("toll", "Tollkeepers"),
+}
+#: the expansions loaded so far (or registered), by set
 EXPANSIONS: dict[str, type[Expansion]] = {}
 
 
@@ -22,33 +30,40 @@ def unregister(cls: type[Expansion]) -> None:
     for set_name in cls.sets:
         if EXPANSIONS.get(set_name) is cls:
             del EXPANSIONS[set_name]
+            _BUILT_IN.pop(set_name, None)
+
+
+def expansion_for(set_name: str) -> type[Expansion] | None:
+    """The expansion class serving a set (None for the base set or an unknown one)."""
+    cls = EXPANSIONS.get(set_name)
+    if cls is None and set_name in _BUILT_IN:
+        module, name = _BUILT_IN[set_name]
+        register(getattr(importlib.import_module(f"engine.expansions.{module}"), name))
+        cls = EXPANSIONS.get(set_name)
+    return cls
 
 
 def expansion_classes(sets: list[str]) -> list[type[Expansion]]:
     """The expansion classes the sets need, each once, in the order of ``sets``."""
     out: list[type[Expansion]] = []
     for s in sets:
-        cls = EXPANSIONS.get(s)
+        cls = expansion_for(s)
         if cls is not None and cls not in out:
             out.append(cls)
     return out
 
 
+def _every_expansion() -> list[type[Expansion]]:
+    """Every expansion, built in (loaded now if need be) or registered."""
+    built_in = [expansion_for(s) for s in list(_BUILT_IN)]
+    return [cls for cls in dict.fromkeys([*built_in, *EXPANSIONS.values()]) if cls is not None]
+
+
 def scored_feature_word(feature: str) -> str | None:
     """An expansion's name for a kind of scored feature (untranslated message), if one declares it."""
-    for cls in EXPANSIONS.values():
-        if feature in cls.scored_features:
-            return cls.scored_features[feature]
-    return None
+    return next((cls.scored_features[feature] for cls in _every_expansion() if feature in cls.scored_features), None)
 
 
 def event_owner(event_type: str) -> type[Expansion] | None:
     """The expansion that emits (and words) an event type, if any."""
-    for cls in EXPANSIONS.values():
-        if event_type in cls.event_types:
-            return cls
-    return None
-
-
-for _cls in (River, Castles, Ferries, Wheel, Tollkeepers):
-    register(_cls)
+    return next((cls for cls in _every_expansion() if event_type in cls.event_types), None)
