@@ -10,6 +10,7 @@ import pytest
 
 from engine.replay import summary
 from service import AlreadyPlayed, GameCorrupted, GameService, LobbyOptions, ServiceError
+from service import games as games_module
 from storage import Store, open_database
 from tests.helpers import Clock
 
@@ -131,6 +132,39 @@ async def test_games_survive_a_restart_and_ignore_foreign_snapshots(env):
     again = GameService(service.store, clock)
     assert await again.export(gid) == before
     assert (await again.turn(gid)).version == view.version
+
+
+async def play_decision(service, game_id):
+    """One whole decision of whoever must act, chosen by the greedy computer player."""
+    row, game = await service.game(game_id)
+    moves = games_module.computer_moves(game.clone(), "ai:greedy:1")
+    return (await service.play(game_id, row.setup["users"][game.actor], moves, row.version)).turn
+
+
+async def test_a_restart_loads_from_the_state_snapshot_and_replays_only_the_rest(env, monkeypatch):
+    service, clock, _path = env
+    gid, view = await two_humans(service, sets=["base", "castles", "toll", "ferries"])
+    while view.version < 47 or (await service.store.snapshot(gid))[0] == view.version:
+        view = await play_decision(service, gid)
+    seq, _, _ = await service.store.snapshot(gid)
+    assert view.version - games_module.SNAPSHOT_EVERY - 1 <= seq < view.version  # the moves after it are replayed
+    expected = (await service.export(gid), await service.turn(gid))
+    replayed: list[int] = []
+    from_log = games_module._from_log
+    monkeypatch.setattr(games_module, "_from_log", lambda *args: replayed.append(1) or from_log(*args))
+    fresh = GameService(service.store, clock)  # a new process: nothing cached
+    assert (await fresh.export(gid), await fresh.turn(gid)) == expected
+    assert replayed == []  # restored from the snapshot, not replayed from the log
+    await service.store.save_snapshot(gid, seq, "1", "{}", replace=True)  # an unusable one
+    again = GameService(service.store, clock)
+    assert (await again.export(gid), await again.turn(gid)) == expected
+    assert replayed == [1]
+    # The game restored from the snapshot goes on as the one replayed from the log.
+    for _ in range(30):
+        played = await play_decision(fresh, gid)
+        replayed_now = GameService(service.store, clock)
+        assert await replayed_now.turn(gid) == played
+        assert await replayed_now.export(gid) == await fresh.export(gid)
 
 
 async def test_a_corrupted_game_fails_alone_with_a_clear_message(env):
