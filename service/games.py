@@ -916,13 +916,15 @@ class GameService:
         self._lease_holder = None
         now = self.clock()
         try:
-            game_ids = await self.store.game_ids(status="active")
+            clocks = await self.store.turn_clocks()
         except Exception:
             log.exception("the deadline clock cannot list the games")
             return []
-        self._failing = {g: why for g, why in self._failing.items() if g in set(game_ids)}
+        active = {c[0] for c in clocks}
+        self._failing = {g: why for g, why in self._failing.items() if g in active}
         notices: list[Notice] = []
-        for game_id in game_ids:
+        # Only the games with something due are loaded (a restart loads no other game).
+        for game_id in [c[0] for c in clocks if _due(c, now)]:
             try:
                 notice = await self._tick_game(game_id, now)
             except Exception as exc:
@@ -1066,6 +1068,24 @@ def _duration(delta: timedelta) -> str:
     if minutes < 120:
         return f"{minutes} minutes"
     return f"{minutes // 60} hours"
+
+
+def _due(clock: tuple[int, str | None, str, int], now: datetime) -> bool:
+    """Whether an active game's turn clock (id, turn start, options JSON, reminded) has its
+    reminder or its timeout due; a row that does not read is due (its load says what is wrong)."""
+    _game_id, started_text, options_text, reminded = clock
+    try:
+        limit = json.loads(options_text).get("turn_limit", 0)
+        started = parse_time(started_text)
+    except (TypeError, ValueError, AttributeError, RecursionError):
+        return True
+    if not validate.is_int(limit) or limit < 0:
+        return True
+    if not limit or started is None:
+        return False
+    if started.tzinfo is None:
+        return True
+    return now >= started + timedelta(seconds=limit * (1 if reminded else 3 / 4))
 
 
 def _check_row(row: GameRow) -> None:

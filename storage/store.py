@@ -223,6 +223,14 @@ class Store:
         rows = await self._read(sql + " ORDER BY g.id", tuple(args))
         return [r[0] for r in rows]
 
+    async def turn_clocks(self) -> list[tuple[int, str | None, str, int]]:
+        """(id, turn start, options JSON, reminded) of every active game, as stored (unparsed):
+        what the deadline clock needs to tell which games are due, in one read."""
+        rows = await self._read(
+            "SELECT id, turn_started_at, options, reminded FROM games WHERE status = 'active' ORDER BY id"
+        )
+        return [(r[0], r[1], r[2], r[3]) for r in rows]
+
     async def game_id_by_thread(self, thread_id: str) -> int | None:
         rows = await self._read("SELECT id FROM games WHERE thread_id = ?", (thread_id,))
         return rows[0][0] if rows else None

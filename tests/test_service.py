@@ -217,6 +217,32 @@ async def test_reminder_then_skip_on_timeout(env):
     assert record["moves"][-1]["type"] in ("pass", "tile")
 
 
+async def test_the_clock_loads_only_the_games_with_something_due(env):
+    service, clock, _ = env
+    late, _ = await two_humans(service, turn_limit=3600, seed=1)
+    clock.now += timedelta(minutes=20)
+    remind, _ = await two_humans(service, turn_limit=3600, seed=2)
+    reminded, _ = await two_humans(service, turn_limit=3600, seed=3)
+    clock.now += timedelta(minutes=46)  # late: 66 minutes; the others: 46 of 60
+    assert sorted(n.kind for n in await service.tick()) == ["reminder", "reminder", "timeout"]
+    clock.now += timedelta(minutes=2)
+    quiet, _ = await two_humans(service, turn_limit=1200, seed=4)
+    unlimited, _ = await two_humans(service, turn_limit=0, seed=5)
+    await service.release_clock()
+    loaded: list[int] = []
+    fresh = GameService(service.store, clock)  # after a restart
+    load = fresh._load
+    fresh._load = lambda game_id: loaded.append(game_id) or load(game_id)  # type: ignore[method-assign]
+    clock.now += timedelta(minutes=1)
+    assert await fresh.tick() == []  # all reminded already, none past its deadline
+    assert loaded == []
+    clock.now += timedelta(minutes=15)  # remind and reminded time out; quiet gets its reminder
+    notices = await fresh.tick()
+    expected = [(remind, "timeout"), (reminded, "timeout"), (quiet, "reminder")]
+    assert sorted((n.game_id, n.kind) for n in notices) == expected
+    assert set(loaded) == {remind, reminded, quiet}  # not late (its new turn is young), nor unlimited
+
+
 async def test_forfeit_policy_and_catching_up_after_downtime(env):
     service, clock, _ = env
     gid, view = await two_humans(service, turn_limit=600, timeout_policy="forfeit")
