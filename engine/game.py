@@ -348,6 +348,7 @@ class Game:
         sets: list[str] | tuple[str, ...] = ("base",),
         seed: int = 0,
         pool: list[str] | None = None,
+        begin: bool = True,
         **options: Any,
     ) -> None:
         if not isinstance(players, list | tuple) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
@@ -422,7 +423,8 @@ class Game:
             hook(self, rng, given)
         self.board.place(TILE_TYPES[self.start_tile], 0, 0, 0)
         self.start_events: list[Event] = []
-        self._run(0, self.start_events)
+        if begin:  # (engine.snapshot sets up a game without, then puts a position in place)
+            self._run(0, self.start_events)
 
     # ------------------------------------------------------------------ setup
     def _start_tile(self) -> str:

@@ -102,8 +102,9 @@ def check(record: Any) -> None:
         _check_move(i, move, players)
 
 
-def new_game(record: Record) -> Game:
-    """The game a record sets up, before any move. Raises BadRecord."""
+def new_game(record: Record, begin: bool = True) -> Game:
+    """The game a record sets up, before any move. Raises BadRecord. With ``begin`` False the
+    first turn is not started (no question is asked yet): for engine.snapshot to restore into."""
     check(record)
     try:
         return Game(
@@ -112,6 +113,7 @@ def new_game(record: Record) -> Game:
             record.get("seed", 0),
             pool=record.get("pool"),
             castles=record.get("castles"),
+            begin=begin,
         )
     except BadSetup as exc:
         raise BadRecord(str(exc)) from None

@@ -10,9 +10,11 @@ both count.
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import dataclasses
 import functools
+import hashlib
 import json
 import logging
 import random
@@ -25,13 +27,14 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from engine import ENGINE_VERSION, BadSetup, Game, IllegalMove
+from engine import ENGINE_VERSION, BadSetup, Game, IllegalMove, snapshot
 from engine.ai import GreedyPlayer, RandomPlayer
 from engine.expansions.castles import CASTLE_IDS
 from engine.game import check_sets
 from engine.language import N_, _, ngettext
 from engine.moves import Question
-from engine.record import BadRecord, load
+from engine.record import BadRecord, check, load
+from engine.snapshot import STATE_FORMAT, BadSnapshot
 from engine.words import tile_name
 from locales import LANGUAGES, spoken
 from service import validate
@@ -39,11 +42,11 @@ from service.announce import announce, game_language, in_language
 from service.validate import ServiceError
 from service.workers import Workers, computer_turn
 from storage import Conflict, GameRow, NotFound, Store
-from storage.store import Corrupted, Loaded, iso, parse_time
+from storage.store import Corrupted, Loaded, iso, move_text, parse_time
 
 log = logging.getLogger(__name__)
 
-SNAPSHOT_EVERY = 20  # moves between two snapshots
+SNAPSHOT_EVERY = 5  # moves between two snapshots (saved with the moves, in their transaction)
 TIMEOUT_POLICIES = ("skip", "forfeit")
 CASTLE_MODES = ("dealt", "chosen")
 AI_PREFIX = "ai:"
@@ -233,6 +236,9 @@ class GameService:
         # id -> (store change token, row) of the cached games: while the token is unchanged no
         # row changed, and a load needs no round trip (see Store.change_token).
         self._rows: dict[int, tuple[tuple[int, int], GameRow]] = {}
+        # id -> (version, running digest of the log's move texts) of the cached games, so that a
+        # snapshot's digest of the moves it covers costs the new moves only (see _snapshot_text).
+        self._log_hashes: dict[int, tuple[int, Any]] = {}
         self._lease_holder: str | None = None  # the other instance holding the clock, once warned
         # Set by the league service: who may sit in a league game, and what to do when one ends.
         self.member_check: Callable[[int, str], Awaitable[bool]] | None = None
@@ -247,6 +253,7 @@ class GameService:
     def _forget(self, game_id: int) -> None:
         self._games.pop(game_id, None)
         self._rows.pop(game_id, None)
+        self._log_hashes.pop(game_id, None)
 
     def _cache(self, game_id: int, version: int, game: Game, running: bool) -> None:
         if not running:
@@ -257,6 +264,7 @@ class GameService:
         while len(self._games) > CACHE_SIZE:
             evicted, _game = self._games.popitem(last=False)
             self._rows.pop(evicted, None)
+            self._log_hashes.pop(evicted, None)
 
     @staticmethod
     def _authorize(row: GameRow, guild_id: str | None) -> None:
@@ -522,40 +530,28 @@ class GameService:
         self._rows[game_id] = (token, changed or known[1])
 
     async def _replay(self, loaded: Loaded) -> Game:
-        """Rebuild the game from its log; the snapshot must agree with the log, which wins."""
+        """Rebuild the game: from its state snapshot plus the moves after it when the snapshot
+        is this engine's and covers a prefix of the log, else from the whole log. The log wins:
+        an unusable snapshot is logged, passed over, and written anew from the log."""
         row = loaded.row
         assert row.setup is not None and loaded.moves is not None
-        fail = _("game #{id} cannot be loaded").format(id=row.id)
-        record = {k: v for k, v in row.setup.items() if k != "users"}
-        moves: list[dict[str, Any]] = []
-        for seq, _user, text in loaded.moves:
-            if seq != len(moves) + 1:
-                raise GameCorrupted(f"{fail}: move {len(moves) + 1} is missing from its log")
+        setup = {k: v for k, v in row.setup.items() if k != "users"}
+        moves = _parse_log(row, loaded.moves)
+        texts = [text for _seq, _user, text in loaded.moves]
+        self._log_hashes[row.id] = (len(texts), _log_hash(texts))
+        stored, game = loaded.snapshot, None
+        if stored is not None:
             try:
-                move = json.loads(text)
-            except (TypeError, ValueError, RecursionError):
-                raise GameCorrupted(f"{fail}: move {seq} is not valid JSON") from None
-            if not isinstance(move, dict):
-                raise GameCorrupted(f"{fail}: move {seq} is not a move object")
-            moves.append(move)
-        if len(moves) != row.version:
-            raise GameCorrupted(f"{fail}: its log holds {len(moves)} of its {row.version} moves")
-        record["moves"] = moves
-        try:
-            game, _events, error = load(record)
-        except BadRecord as exc:  # moves are numbered by their seq here, from 1
-            where = "" if exc.move is None else f"move {exc.move + 1}: "
-            raise GameCorrupted(f"{fail}: {where}{validate.shorten(exc.reason)}") from None
-        except Exception:  # the engine choking on stored data must stay this game's problem
-            log.exception("replaying game #%s", row.id)
-            raise GameCorrupted(f"{fail}: its record does not replay") from None
-        if error is not None:
-            raise GameCorrupted(f"{fail}: move {error[0] + 1}: {validate.shorten(error[1])}")
-        if loaded.snapshot is not None and not _snapshot_agrees(loaded.snapshot, record):
-            log.warning("game #%s: its snapshot disagrees with its log; the log wins", row.id)
-            await self.store.save_snapshot(
-                row.id, row.version, ENGINE_VERSION, json.dumps(game.to_json()), replace=True
-            )
+                game = _from_snapshot(stored, setup, moves, texts)
+            except Exception as exc:  # whatever is wrong with it, the log is there
+                log.warning("game #%s: its snapshot is not used (%s); the log wins", row.id, exc)
+        if game is None:
+            game = _from_log(row, setup, moves)
+            if stored is not None or len(moves) >= SNAPSHOT_EVERY:
+                digest = self._log_hashes[row.id][1].hexdigest()
+                await self.store.save_snapshot(
+                    row.id, len(moves), ENGINE_VERSION, _snapshot_text(game, setup, digest), replace=True
+                )
         return game
 
     # ------------------------------------------------------------------ turns
@@ -761,21 +757,30 @@ class GameService:
         new_turn = after.turn != before.turn or after.actor != before.actor or after.finished
         result = self._result(row, after) if after.finished else None
         now = self.clock()
+        hashed = self._log_hashes.get(row.id)
+        if hashed is not None and hashed[0] == row.version:
+            log_hash = hashed[1].copy()
+        else:  # not loaded from the store (just started): the texts the log holds
+            log_hash = _log_hash([move_text(m) for m in before.moves])
+        for n, (_user, move) in enumerate(entries, start=row.version):
+            log_hash.update((("\n" if n else "") + move_text(move)).encode())
+        version = row.version + len(entries)
+        snapshot = None
+        if after.finished or version // SNAPSHOT_EVERY > row.version // SNAPSHOT_EVERY:
+            setup = {k: v for k, v in row.setup.items() if k != "users"}  # type: ignore[union-attr]
+            snapshot = (ENGINE_VERSION, _snapshot_text(after, setup, log_hash.hexdigest()))
         try:
-            version = await self.store.append_moves(row.id, row.version, entries, now, new_turn, result)
+            version = await self.store.append_moves(row.id, row.version, entries, now, new_turn, result, snapshot)
         except Conflict:
             self._forget(row.id)
             raise AlreadyPlayed(_("that turn has already been played; here is the current one")) from None
         self._cache(row.id, version, after, not after.finished)
         if not after.finished:
+            self._log_hashes[row.id] = (version, log_hash)
             stored = dataclasses.replace(row, version=version)
             if new_turn:  # as the row now reads back: the time to the second, no reminder yet
                 stored.turn_started_at, stored.reminded = parse_time(iso(now)), 0
             self._after_own_write(row.id, stored)
-        if after.finished or version // SNAPSHOT_EVERY > row.version // SNAPSHOT_EVERY:
-            record = after.to_json()
-            await self.store.save_snapshot(row.id, version, ENGINE_VERSION, json.dumps(record))
-            self._after_own_write(row.id)  # a snapshot changes no row
         if after.finished:
             for listener in self.finished_listeners:
                 try:
@@ -951,13 +956,15 @@ class GameService:
         self._lease_holder = None
         now = self.clock()
         try:
-            game_ids = await self.store.game_ids(status="active")
+            clocks = await self.store.turn_clocks()
         except Exception:
             log.exception("the deadline clock cannot list the games")
             return []
-        self._failing = {g: why for g, why in self._failing.items() if g in set(game_ids)}
+        active = {c[0] for c in clocks}
+        self._failing = {g: why for g, why in self._failing.items() if g in active}
         notices: list[Notice] = []
-        for game_id in game_ids:
+        # Only the games with something due are loaded (a restart loads no other game).
+        for game_id in [c[0] for c in clocks if _due(c, now)]:
             try:
                 notice = await self._tick_game(game_id, now)
             except Exception as exc:
@@ -1120,6 +1127,24 @@ def _duration(delta: timedelta) -> str:
     return ngettext("{n} hour", "{n} hours", minutes // 60).format(n=minutes // 60)
 
 
+def _due(clock: tuple[int, str | None, str, int], now: datetime) -> bool:
+    """Whether an active game's turn clock (id, turn start, options JSON, reminded) has its
+    reminder or its timeout due; a row that does not read is due (its load says what is wrong)."""
+    _game_id, started_text, options_text, reminded = clock
+    try:
+        limit = json.loads(options_text).get("turn_limit", 0)
+        started = parse_time(started_text)
+    except (TypeError, ValueError, AttributeError, RecursionError):
+        return True
+    if not validate.is_int(limit) or limit < 0:
+        return True
+    if not limit or started is None:
+        return False
+    if started.tzinfo is None:
+        return True
+    return now >= started + timedelta(seconds=limit * (1 if reminded else 3 / 4))
+
+
 def _check_row(row: GameRow) -> None:
     """The fields of a started game that the service relies on, checked once at load."""
     fail = _("game #{id} cannot be loaded").format(id=row.id)
@@ -1139,18 +1164,95 @@ def _check_row(row: GameRow) -> None:
         raise GameCorrupted(f"{fail}: its timeout policy is unknown")
 
 
-def _snapshot_agrees(snapshot: tuple[int, str, str], record: dict[str, Any]) -> bool:
-    """Whether a snapshot is the record's prefix: same setup, same first ``seq`` moves."""
-    seq, engine_version, text = snapshot
-    moves = record["moves"]
-    if not isinstance(seq, int) or not 0 <= seq <= len(moves):
-        return False
-    try:
-        state = json.loads(text)
+def _parse_log(row: GameRow, log_rows: list[tuple[int, str, str]]) -> list[dict[str, Any]]:
+    """The moves of the log, checked to be complete and to be move objects."""
+    fail = _("game #{id} cannot be loaded").format(id=row.id)
+    for n, (seq, _user, _text) in enumerate(log_rows, start=1):
+        if seq != n:
+            raise GameCorrupted(f"{fail}: move {n} is missing from its log")
+    try:  # one parse of the whole log; a damaged move is found one by one below
+        moves = json.loads("[" + ",".join(text for _seq, _user, text in log_rows) + "]")
     except (TypeError, ValueError, RecursionError):
-        return False
-    if not isinstance(state, dict) or state.get("moves") != moves[:seq]:
-        return False
+        moves = None
+    if moves is None or len(moves) != len(log_rows) or not all(isinstance(m, dict) for m in moves):
+        moves = []
+        for seq, _user, text in log_rows:
+            try:
+                move = json.loads(text)
+            except (TypeError, ValueError, RecursionError):
+                raise GameCorrupted(f"{fail}: move {seq} is not valid JSON") from None
+            if not isinstance(move, dict):
+                raise GameCorrupted(f"{fail}: move {seq} is not a move object")
+            moves.append(move)
+    if len(moves) != row.version:
+        raise GameCorrupted(f"{fail}: its log holds {len(moves)} of its {row.version} moves")
+    return moves
+
+
+def _from_log(row: GameRow, setup: dict[str, Any], moves: list[dict[str, Any]]) -> Game:
+    """The game replayed from its setup and every move; GameCorrupted if it does not replay."""
+    fail = _("game #{id} cannot be loaded").format(id=row.id)
+    try:
+        game, _events, error = load({**setup, "moves": moves})
+    except BadRecord as exc:  # moves are numbered by their seq here, from 1
+        where = "" if exc.move is None else f"move {exc.move + 1}: "
+        raise GameCorrupted(f"{fail}: {where}{validate.shorten(exc.reason)}") from None
+    except Exception:  # the engine choking on stored data must stay this game's problem
+        log.exception("replaying game #%s", row.id)
+        raise GameCorrupted(f"{fail}: its record does not replay") from None
+    if error is not None:
+        raise GameCorrupted(f"{fail}: move {error[0] + 1}: {validate.shorten(error[1])}")
+    return game
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _setup_digest(setup: dict[str, Any]) -> str:
+    return _digest(json.dumps(setup, sort_keys=True))
+
+
+def _log_hash(texts: list[str]) -> Any:
+    """The running digest of the log's first moves, as their stored texts (``move_text``)
+    joined by newlines; ``update`` it with a newline and the next text to go on."""
+    return hashlib.sha256("\n".join(texts).encode())
+
+
+def _snapshot_text(game: Game, setup: dict[str, Any], log_digest: str) -> str:
+    """The stored snapshot of ``game``: its engine state (engine.snapshot) and what it was taken
+    of: the state format, the number of moves, digests of the setup and of those moves."""
+    envelope = {
+        "state": STATE_FORMAT,
+        "seq": len(game.moves),
+        "setup": _setup_digest(setup),
+        "moves": log_digest,
+        "data": base64.b64encode(snapshot.dump(game)).decode("ascii"),
+    }
+    return json.dumps(envelope)
+
+
+def _from_snapshot(
+    stored: tuple[int, str, str], setup: dict[str, Any], moves: list[dict[str, Any]], texts: list[str]
+) -> Game:
+    """The game restored from its snapshot, then the moves after it; raises (anything) when the
+    snapshot is another engine's or format, covers another setup or log, or does not restore."""
+    seq, engine_version, text = stored
     if engine_version != ENGINE_VERSION:
-        return True  # another engine's snapshot: its setup fields may differ, its moves may not
-    return all(state.get(k) == v for k, v in record.items() if k != "moves")
+        raise BadSnapshot(f"written by engine version {validate.clip(str(engine_version), 20)}")
+    envelope = json.loads(text)
+    if not isinstance(envelope, dict) or envelope.get("state") != STATE_FORMAT:
+        raise BadSnapshot("not a state snapshot of this format")
+    if envelope.get("seq") != seq or type(seq) is not int or not 0 <= seq <= len(moves):
+        raise BadSnapshot(f"it covers {validate.clip(str(seq), 20)} moves of {len(moves)}")
+    if envelope.get("setup") != _setup_digest(setup):
+        raise BadSnapshot("it was taken of another setup")
+    if envelope.get("moves") != _log_hash(texts[:seq]).hexdigest():
+        raise BadSnapshot("it was taken of other moves than the log's")
+    data = base64.b64decode(envelope["data"], validate=True)
+    game = snapshot.restore(setup, data, moves[:seq])
+    tail = moves[seq:]
+    check({**setup, "moves": tail})
+    for move in tail:
+        game.apply(move)
+    return game

@@ -45,6 +45,19 @@ def iso(t: datetime) -> str:
     return t.astimezone(UTC).isoformat(timespec="seconds")
 
 
+_SAVE_SNAPSHOT = (
+    "INSERT INTO snapshots (game_id, seq, engine_version, state) VALUES (?, ?, ?, ?)"
+    " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, engine_version = excluded.engine_version,"
+    " state = excluded.state"
+)
+_NEWER_SNAPSHOT = " WHERE excluded.seq >= snapshots.seq"
+
+
+def move_text(move: dict[str, Any]) -> str:
+    """A move as the log stores it (snapshots keep a digest of these texts)."""
+    return json.dumps(move)
+
+
 def parse_time(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text) if text else None
 
@@ -54,7 +67,7 @@ class Loaded:
     """One consistent read of a game: its row, its snapshot and its log up to the row's version."""
 
     row: GameRow
-    snapshot: tuple[int, str, str] | None  # (seq, engine version, state JSON)
+    snapshot: tuple[int, str, str] | None  # (seq, engine version, state: see GameService)
     moves: list[tuple[int, str, str]] | None  # (seq, user id, move JSON); None: the caller's cache is current
 
 
@@ -211,6 +224,14 @@ class Store:
         rows = await self._read(sql + " ORDER BY g.id", tuple(args))
         return [r[0] for r in rows]
 
+    async def turn_clocks(self) -> list[tuple[int, str | None, str, int]]:
+        """(id, turn start, options JSON, reminded) of every active game, as stored (unparsed):
+        what the deadline clock needs to tell which games are due, in one read."""
+        rows = await self._read(
+            "SELECT id, turn_started_at, options, reminded FROM games WHERE status = 'active' ORDER BY id"
+        )
+        return [(r[0], r[1], r[2], r[3]) for r in rows]
+
     async def game_id_by_thread(self, thread_id: str) -> int | None:
         rows = await self._read("SELECT id FROM games WHERE thread_id = ?", (thread_id,))
         return rows[0][0] if rows else None
@@ -323,8 +344,11 @@ class Store:
         now: datetime,
         new_turn: bool,
         result: dict[str, Any] | None = None,
+        snapshot: tuple[str, str] | None = None,
     ) -> int:
         """Append moves if the game is still at ``expected_version``; returns the new version.
+        ``snapshot``: (engine version, state) of the game after these moves, saved in the
+        same transaction (as ``save_snapshot`` does).
 
         ``new_turn`` restarts the turn clock (and its reminder); ``result`` ends the game. The
         moves are refused (Conflict) when their author's seat has left the game meanwhile (a
@@ -346,7 +370,7 @@ class Store:
         mover = entries[0][0] if entries else ""
         args += [game_id, expected_version, game_id, mover]
         rows = [
-            (game_id, expected_version + i + 1, user_id, json.dumps(move), iso(now))
+            (game_id, expected_version + i + 1, user_id, move_text(move), iso(now))
             for i, (user_id, move) in enumerate(entries)
         ]
 
@@ -359,6 +383,8 @@ class Store:
                 conn.executemany(
                     "INSERT INTO moves (game_id, seq, user_id, move, created_at) VALUES (?, ?, ?, ?, ?)", rows
                 )
+                if snapshot is not None:
+                    conn.execute(_SAVE_SNAPSHOT + _NEWER_SNAPSHOT, (game_id, version, *snapshot))
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
@@ -387,14 +413,9 @@ class Store:
     ) -> None:
         """Keep the newest snapshot; ``replace`` overwrites it whatever its seq (one that
         was found to disagree with the log)."""
-        newer = "" if replace else " WHERE excluded.seq >= snapshots.seq"
+        newer = "" if replace else _NEWER_SNAPSHOT
         async with self._tx() as conn:
-            await conn.execute(
-                "INSERT INTO snapshots (game_id, seq, engine_version, state) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (game_id) DO UPDATE SET seq = excluded.seq, engine_version = excluded.engine_version,"
-                " state = excluded.state" + newer,
-                (game_id, seq, engine_version, state),
-            )
+            await conn.execute(_SAVE_SNAPSHOT + newer, (game_id, seq, engine_version, state))
 
     # ------------------------------------------------------------------ the clock's lease
     async def take_clock_lease(self, holder: str, now: datetime, ttl: timedelta) -> str | None:

@@ -10,6 +10,7 @@ import pytest
 
 from engine.replay import summary
 from service import AlreadyPlayed, GameCorrupted, GameService, LobbyOptions, ServiceError
+from service import games as games_module
 from storage import Store, open_database
 from tests.helpers import Clock
 
@@ -133,6 +134,39 @@ async def test_games_survive_a_restart_and_ignore_foreign_snapshots(env):
     assert (await again.turn(gid)).version == view.version
 
 
+async def play_decision(service, game_id):
+    """One whole decision of whoever must act, chosen by the greedy computer player."""
+    row, game = await service.game(game_id)
+    moves = games_module.computer_moves(game.clone(), "ai:greedy:1")
+    return (await service.play(game_id, row.setup["users"][game.actor], moves, row.version)).turn
+
+
+async def test_a_restart_loads_from_the_state_snapshot_and_replays_only_the_rest(env, monkeypatch):
+    service, clock, _path = env
+    gid, view = await two_humans(service, sets=["base", "castles", "toll", "ferries"])
+    while view.version < 47 or (await service.store.snapshot(gid))[0] == view.version:
+        view = await play_decision(service, gid)
+    seq, _, _ = await service.store.snapshot(gid)
+    assert view.version - games_module.SNAPSHOT_EVERY - 1 <= seq < view.version  # the moves after it are replayed
+    expected = (await service.export(gid), await service.turn(gid))
+    replayed: list[int] = []
+    from_log = games_module._from_log
+    monkeypatch.setattr(games_module, "_from_log", lambda *args: replayed.append(1) or from_log(*args))
+    fresh = GameService(service.store, clock)  # a new process: nothing cached
+    assert (await fresh.export(gid), await fresh.turn(gid)) == expected
+    assert replayed == []  # restored from the snapshot, not replayed from the log
+    await service.store.save_snapshot(gid, seq, "1", "{}", replace=True)  # an unusable one
+    again = GameService(service.store, clock)
+    assert (await again.export(gid), await again.turn(gid)) == expected
+    assert replayed == [1]
+    # The game restored from the snapshot goes on as the one replayed from the log.
+    for _ in range(30):
+        played = await play_decision(fresh, gid)
+        replayed_now = GameService(service.store, clock)
+        assert await replayed_now.turn(gid) == played
+        assert await replayed_now.export(gid) == await fresh.export(gid)
+
+
 async def test_a_corrupted_game_fails_alone_with_a_clear_message(env):
     service, clock, path = env
     gid, view = await two_humans(service)
@@ -181,6 +215,32 @@ async def test_reminder_then_skip_on_timeout(env):
     assert after.user_id != view.user_id and after.version > view.version
     record = await service.export(gid)
     assert record["moves"][-1]["type"] in ("pass", "tile")
+
+
+async def test_the_clock_loads_only_the_games_with_something_due(env):
+    service, clock, _ = env
+    late, _ = await two_humans(service, turn_limit=3600, seed=1)
+    clock.now += timedelta(minutes=20)
+    remind, _ = await two_humans(service, turn_limit=3600, seed=2)
+    reminded, _ = await two_humans(service, turn_limit=3600, seed=3)
+    clock.now += timedelta(minutes=46)  # late: 66 minutes; the others: 46 of 60
+    assert sorted(n.kind for n in await service.tick()) == ["reminder", "reminder", "timeout"]
+    clock.now += timedelta(minutes=2)
+    quiet, _ = await two_humans(service, turn_limit=1200, seed=4)
+    unlimited, _ = await two_humans(service, turn_limit=0, seed=5)
+    await service.release_clock()
+    loaded: list[int] = []
+    fresh = GameService(service.store, clock)  # after a restart
+    load = fresh._load
+    fresh._load = lambda game_id: loaded.append(game_id) or load(game_id)  # type: ignore[method-assign]
+    clock.now += timedelta(minutes=1)
+    assert await fresh.tick() == []  # all reminded already, none past its deadline
+    assert loaded == []
+    clock.now += timedelta(minutes=15)  # remind and reminded time out; quiet gets its reminder
+    notices = await fresh.tick()
+    expected = [(remind, "timeout"), (reminded, "timeout"), (quiet, "reminder")]
+    assert sorted((n.game_id, n.kind) for n in notices) == expected
+    assert set(loaded) == {remind, reminded, quiet}  # not late (its new turn is young), nor unlimited
 
 
 async def test_forfeit_policy_and_catching_up_after_downtime(env):

@@ -92,6 +92,20 @@ async def test_snapshots_never_go_backwards(store):
     assert await store.snapshot(gid) == (20, "1", '{"moves": []}')
 
 
+async def test_a_snapshot_saved_with_moves_commits_with_them_or_not_at_all(store):
+    gid = await store.create_game("u1", {}, NOW)
+    await store.add_seat(gid, "u1", "Ann", False, NOW, 2)
+    await store.start_game(gid, {"players": ["Ann"]}, ["u1"], NOW)
+    moves = [("u1", {"type": "tile"}), ("u1", {"type": "pass"})]
+    assert await store.append_moves(gid, 0, moves, NOW, True, snapshot=("1", "two")) == 2
+    assert await store.snapshot(gid) == (2, "1", "two")
+    with pytest.raises(Conflict):  # a stale version: neither the moves nor the snapshot
+        await store.append_moves(gid, 0, moves, NOW, True, snapshot=("1", "stale"))
+    assert await store.snapshot(gid) == (2, "1", "two") and len(await store.moves(gid)) == 2
+    assert await store.append_moves(gid, 2, moves[:1], NOW, True) == 3
+    assert await store.snapshot(gid) == (2, "1", "two")  # none given: the last one stays
+
+
 async def test_two_processes_opening_a_new_database_together_migrate_it_once(tmp_path):
     path = tmp_path / "race.db"
     dbs = await asyncio.gather(*(open_database(path) for _ in range(4)))
