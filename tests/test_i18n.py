@@ -19,7 +19,7 @@ from engine import Game
 from engine.game import describe
 from engine.language import speaking, use
 from locales import entries, number, po_path, spoken, translations
-from tests.discord_api import User, running
+from tests.discord_api import User, components_of, running
 from tests.test_discord_play import FAMILIES, actor, clean, finish_in_panel, open_game, play_by_panel, turn_message
 
 
@@ -244,4 +244,25 @@ async def test_rules_and_turn_dms_speak_the_users_language(tmp_path):
         assert all(m["content"].startswith("À vous de jouer dans la partie de Carcassonne n°") for m in french)
         assert all("poser la tuile piochée" in m["content"] for m in french)
         assert all(m["content"].startswith("Your turn in Carcassonne game #") for m in english_dms)
+        clean(h)
+
+
+async def test_the_lobby_language_menu_switches_the_game_to_french(tmp_path):
+    ann, bob = User(1530, "Ann"), User(1531, "Bob")
+    async with running(tmp_path, [ann, bob]) as (h, channel, _):
+        lobby = (await h.slash(ann, channel, "carc new", sets="base", players=2)).public[-1]
+        assert any(c.get("label") == "Join" for c in components_of(lobby))
+        refused = await h.select(bob, h.fake.messages[int(lobby["id"])], "carc:lang:", ["fr"])
+        assert refused.private and "only the player who opened the lobby" in refused.text
+        junk = await h.select(ann, h.fake.messages[int(lobby["id"])], "carc:lang:", ["xx"])
+        assert junk.private and "the language is one of en, fr" in junk.text
+        await h.select(ann, h.fake.messages[int(lobby["id"])], "carc:lang:", ["fr"])
+        now = h.fake.messages[int(lobby["id"])]
+        assert now["embeds"][0]["title"].startswith("Carcassonne — partie n°")
+        assert {"Rejoindre", "Quitter", "Commencer"} <= {c.get("label") for c in components_of(now)}
+        await h.click(bob, now, "Rejoindre")
+        started = await h.click(ann, h.fake.messages[int(lobby["id"])], "Commencer")
+        assert started.text.startswith("Game #")  # Ann's own answer stays in her language
+        thread = h.fake.threads_from[int(lobby["id"])]
+        assert any("**Tour 1**" in m["content"] for m in h.messages_in(thread))
         clean(h)
