@@ -13,6 +13,7 @@ from cogs.i18n import CatalogTranslator
 from cogs.leagues import Leagues
 from service import GameService
 from service.leagues import LeagueService
+from service.memory import tune_gc
 from service.workers import Workers
 from storage import Store, open_database
 from storage.leagues import LeagueStore
@@ -52,6 +53,7 @@ class CarcBot(commands.Bot):
         await self.tree.set_translator(CatalogTranslator())  # commands in each user's language
         # Buttons and selects of old messages keep working after a restart.
         self.add_dynamic_items(LobbyButton, SetsSelect, CastlesSelect, TakeTurnButton, PanelButton, PanelSelect)
+        tune_gc()  # started: no pause of the collector walks the cached games at every turn
         # Commands sync on purpose, not at every start (Discord rate-limits syncing).
         if self.dev_guild:
             guild = discord.Object(id=self.dev_guild)
