@@ -2,15 +2,23 @@
 
 Per-turn latency of ``GameService.play`` (validation, the versioned transaction, the
 in-memory game; no rendering; 4 players, an SQLite file, synchronous=FULL) over several
-games, alternately with and without the cache's no-round-trip freshness check; loading a long game after a restart; and,
-interleaved in one run, the game read before and after it became one round trip: the row,
-the seats, the snapshot and the log read statement by statement through aiosqlite (before)
-against one read transaction run on the connection's thread (after).
+games, alternately with and without the cache's no-round-trip freshness check; interleaved
+in one run, the game read before and after it became one round trip: the row, the seats,
+the snapshot and the log read statement by statement through aiosqlite (before) against one
+read transaction run on the connection's thread (after); and throughput under load: many
+active games (2,000 by default) played by concurrent clients (32), each client playing turns
+of its own games in turn, flat out (turns/s, latency of ``play`` p50/p99), interleaved: the
+cache's freshness check as it was (any commit made every cached game be re-read: a play read
+its row three times), per game, and per game with the collector tuned as the bot tunes it
+(service.memory).
+Loading a game from its snapshot: ``python -m benchmarks.load``.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import gc
 import json
 import statistics
 import tempfile
@@ -18,8 +26,9 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from benchmarks.table import print_table
-from service import GameService, LobbyOptions
+from benchmarks.table import print_grid, print_table
+from service import GameService, LobbyOptions, ServiceError, TurnView
+from service.memory import tune_gc
 from storage import Store, open_database
 from storage.store import iso
 
@@ -32,7 +41,7 @@ async def play_games(service: GameService, games: int) -> tuple[list[float], lis
     longest = (0, 0)
     token = service.store.change_token
     for seed in range(games):
-        service.store.change_token = token if seed % 2 == 0 else (lambda: None)  # type: ignore[method-assign]
+        service.store.change_token = token if seed % 2 == 0 else (lambda game_id: None)  # type: ignore[method-assign]
         sink = latencies if seed % 2 == 0 else every_read
         lobby = await service.create_lobby("a", "Ann", LobbyOptions(sets=["base", "toll"], seed=seed))
         for uid, name in (("b", "Bob"), ("c", "Cy"), ("d", "Dee")):
@@ -50,6 +59,74 @@ async def play_games(service: GameService, games: int) -> tuple[list[float], lis
         longest = max(longest, (view.version, lobby.id))
     service.store.change_token = token  # type: ignore[method-assign]
     return latencies, every_read, longest[1]
+
+
+async def many_games(service: GameService, games: int) -> list[TurnView]:
+    """``games`` started 4-player base games (no turn limit), their first turn's views."""
+    views = []
+    for n in range(games):
+        lobby = await service.create_lobby("a", "Ann", LobbyOptions(sets=["base"], seed=n, turn_limit=0))
+        for uid, name in (("b", "Bob"), ("c", "Cy"), ("d", "Dee")):
+            await service.join(lobby.id, uid, name)
+        views.append(await service.start(lobby.id, "a"))
+    return views
+
+
+async def client(service: GameService, views: list[TurnView], until: float, latencies: list[float]) -> int:
+    """Play turns of ``views``' games in turn until ``until``: the first placement, no figure."""
+    turns = 0
+    while time.perf_counter() < until:
+        for i, view in enumerate(views):
+            if view.finished:
+                continue
+            (x, y), rots = next(iter(view.placements.items()))
+            moves = [{"type": "tile", "x": x, "y": y, "rot": rots[0]}, {"type": "pass"}]
+            start = time.perf_counter()
+            try:
+                views[i] = (await service.play(view.game_id, view.user_id, moves, view.version)).turn
+            except ServiceError:  # no figure was asked after that tile: the tile alone
+                views[i] = (await service.play(view.game_id, view.user_id, moves[:1], view.version)).turn
+            latencies.append(time.perf_counter() - start)
+            turns += 1
+    return turns
+
+
+async def throughput(
+    service: GameService, views: list[TurnView], clients: int, seconds: float
+) -> tuple[float, list[float]]:
+    """(turns/s, play latencies) of ``clients`` concurrent clients over the games of ``views``."""
+    latencies: list[float] = []
+    until = time.perf_counter() + seconds
+    start = time.perf_counter()
+    shares = [views[c::clients] for c in range(clients)]
+    turns = await asyncio.gather(*(client(service, share, until, latencies) for share in shares))
+    for c, share in enumerate(shares):
+        views[c::clients] = share  # the next run goes on from there
+    return sum(turns) / (time.perf_counter() - start), latencies
+
+
+# name -> (the cache's freshness per game, the collector tuned as the bot tunes it)
+LOAD_CASES = {
+    "before: any write makes every cached game re-read": (False, False),
+    "after: per-game freshness, default collector": (True, False),
+    "after: per-game freshness, collector tuned (bot)": (True, True),
+}
+DEFAULT_GC = gc.get_threshold()
+
+
+def _global_token(store: Store):  # type: ignore[no-untyped-def]
+    """The cache's freshness check as it was: one count of this store's commits for all games."""
+
+    def token(game_id: int) -> tuple[int, int, int] | None:
+        current = Store.change_token(store, game_id)
+        return None if current is None else (current[0], 0, store.writes + sum(store.game_writes.values()))
+
+    return token
+
+
+def percentile(samples: list[float], q: float) -> float:
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * q))] * 1000
 
 
 async def read_statement_by_statement(store: Store, game_id: int) -> None:
@@ -81,24 +158,17 @@ def ms(samples: list[float]) -> str:
 
 
 async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=2000, help="active games for the throughput run")
+    parser.add_argument("--clients", type=int, default=32)
+    parser.add_argument("--seconds", type=float, default=24.0, help="of play under load, all cases")
+    parser.add_argument("--rounds", type=int, default=2)
+    args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         db = await open_database(Path(folder) / "bench.db")
         service = GameService(Store(db))
         latencies, every_read, gid = await play_games(service, 16)
         row = await service.lobby(gid)
-        with_snapshot, from_log = [], []
-        for _ in range(10):
-            fresh = GameService(service.store)
-            start = time.perf_counter()
-            await fresh.game(gid)
-            with_snapshot.append(time.perf_counter() - start)
-        async with service.store._tx() as conn:
-            await conn.execute("DELETE FROM snapshots WHERE game_id = ?", (gid,))
-        for _ in range(10):
-            fresh = GameService(service.store)
-            start = time.perf_counter()
-            await fresh.game(gid)
-            from_log.append(time.perf_counter() - start)
         # Before/after, interleaved: the same game read both ways, in turn.
         before, after, current = [], [], []
         for _ in range(300):
@@ -123,6 +193,22 @@ async def main() -> None:
             version = await service.store.append_moves(scratch, version, [("x", {"type": "pass"})], time_now(), True)
             new_append.append(time.perf_counter() - start)
         await db.close()
+        db = await open_database(Path(folder) / "load.db")
+        loaded = GameService(Store(db))
+        views = await many_games(loaded, args.games)
+        store, token = loaded.store, loaded.store.change_token
+        loads: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name in LOAD_CASES}
+        for _ in range(args.rounds):
+            for name, (per_game, tuned) in LOAD_CASES.items():
+                store.change_token = token if per_game else _global_token(store)  # type: ignore[method-assign]
+                if tuned:
+                    tune_gc()
+                rate, samples = await throughput(loaded, views, args.clients, args.seconds / args.rounds)
+                gc.unfreeze()
+                gc.set_threshold(*DEFAULT_GC)
+                loads[name][0].append(rate)
+                loads[name][1].extend(samples)
+        await db.close()
     turns = sorted(x * 1000 for x in latencies)
     p99 = turns[min(len(turns) - 1, int(len(turns) * 0.99))]
     slow = sorted(x * 1000 for x in every_read)
@@ -130,8 +216,6 @@ async def main() -> None:
         (f"play p50, every read a round trip ({len(slow)} turns)", f"{statistics.median(slow):.2f} ms", ""),
         (f"play p50, cache checked with no round trip ({len(turns)})", f"{statistics.median(turns):.2f} ms", "<= 0.8"),
         ("play p99", f"{p99:.2f} ms", "<= 30 ms"),
-        (f"load a {row.version}-move game from its snapshot (checked against the log)", ms(with_snapshot), ""),
-        (f"load a {row.version}-move game from the log only", ms(from_log), ""),
         ("read row+seats+snapshot+log, before: statement by statement", ms(before), ""),
         ("read row+seats+snapshot+log, after: one transaction, one round trip", ms(after), ""),
         ("read row+seats when the cached game is current (every play)", ms(current), ""),
@@ -139,6 +223,15 @@ async def main() -> None:
         ("versioned append of a move, after: one round trip", ms(new_append), ""),
     ]
     print_table(rows)
+    print(f"\n{args.games} active games, {args.clients} clients, {args.rounds} rounds of each, interleaved")
+    grid = []
+    for name, (rates, samples) in loads.items():
+        grid.append([
+            name, f"{statistics.median(rates):.0f} ({min(rates):.0f}-{max(rates):.0f})",
+            f"{percentile(samples, 0.5):.1f}", f"{percentile(samples, 0.99):.1f}", f"{max(samples) * 1000:.0f}",
+        ])  # fmt: skip
+    print_grid(["play under load", "turns/s (range)", "p50 ms", "p99 ms", "max ms"], grid)
+    print("goal: >= 1,500 turns/s, p99 <= 30 ms")
 
 
 if __name__ == "__main__":

@@ -23,6 +23,7 @@ from cogs.leagues import Leagues
 from locales import warm_up
 from service import GameService
 from service.leagues import LeagueService
+from service.memory import tune_gc
 from service.workers import Workers
 from storage import Store, open_database
 from storage.leagues import LeagueStore
@@ -74,6 +75,7 @@ class CarcBot(commands.Bot):
         self.add_dynamic_items(
             LobbyButton, SetsSelect, CastlesSelect, LanguageSelect, TakeTurnButton, PanelButton, PanelSelect
         )
+        tune_gc()  # started: no pause of the collector walks the cached games at every turn
         # Commands sync on purpose, not at every start (Discord rate-limits syncing).
         if self.dev_guild:
             guild = discord.Object(id=self.dev_guild)

@@ -235,7 +235,7 @@ class GameService:
         self._failing: dict[int, str] = {}  # game id -> the failure the clock last reported
         # id -> (store change token, row) of the cached games: while the token is unchanged no
         # row changed, and a load needs no round trip (see Store.change_token).
-        self._rows: dict[int, tuple[tuple[int, int], GameRow]] = {}
+        self._rows: dict[int, tuple[tuple[int, int, int], GameRow]] = {}
         # id -> (version, running digest of the log's move texts) of the cached games, so that a
         # snapshot's digest of the moves it covers costs the new moves only (see _snapshot_text).
         self._log_hashes: dict[int, tuple[int, Any]] = {}
@@ -497,7 +497,7 @@ class GameService:
         game when its version is current. Hold the game's lock."""
         cached = self._games.get(game_id)
         known = self._rows.get(game_id)
-        token = self.store.change_token()  # read before the row: a change in between reloads
+        token = self.store.change_token(game_id)  # read before the row: a change in between reloads
         if cached and known and token is not None and known[0] == token and known[1].version == cached[0]:
             self._games.move_to_end(game_id)
             return dataclasses.replace(known[1]), cached[1]
@@ -524,8 +524,8 @@ class GameService:
         """Keep the remembered row current across this service's own write, when that write
         is the only change since it was read (the token moved by exactly one)."""
         known = self._rows.pop(game_id, None)
-        token = self.store.change_token()
-        if known is None or token is None or token != (known[0][0], known[0][1] + 1):
+        token = self.store.change_token(game_id)
+        if known is None or token is None or token != (*known[0][:2], known[0][2] + 1):
             return
         self._rows[game_id] = (token, changed or known[1])
 

@@ -107,20 +107,32 @@ class Store:
     def __init__(self, db: Database) -> None:
         self.db = db
         self.lock = asyncio.Lock()
-        self.writes = 0  # transactions this store committed: see change_token
+        self.writes = 0  # transactions this store committed that may change any game: see change_token
+        self.game_writes: dict[int, int] = {}  # game id -> this store's transactions that changed only it
 
-    def change_token(self) -> tuple[int, int] | None:
-        """Changes to the database so far, without a round trip: SQLite's data_version (bumped
-        when another connection commits) and this store's own commits. Equal tokens mean no
-        row changed in between; None if it cannot be read here."""
+    def change_token(self, game_id: int) -> tuple[int, int, int] | None:
+        """Changes to a game's rows so far, without a round trip: SQLite's data_version (bumped
+        when another connection commits), this store's commits that may touch any game, and
+        those that touched only this one. Equal tokens mean none of the game's rows changed
+        in between (other games' moves do not count); None if it cannot be read here."""
         try:
             raw = self.db.conn._conn  # type: ignore[attr-defined]
-            return (raw.execute("PRAGMA data_version").fetchone()[0], self.writes)
+            version = raw.execute("PRAGMA data_version").fetchone()[0]
         except Exception:
             return None
+        return (version, self.writes, self.game_writes.get(game_id, 0))
+
+    def _wrote(self, game_id: int | None) -> None:
+        """Count a commit (before it lands: a token read meanwhile is already stale); None: it
+        may have changed any game."""
+        if game_id is None:
+            self.writes += 1
+        else:
+            self.game_writes[game_id] = self.game_writes.get(game_id, 0) + 1
 
     @asynccontextmanager
-    async def _tx(self) -> AsyncIterator[Any]:
+    async def _tx(self, game_id: int | None = None) -> AsyncIterator[Any]:
+        """A write transaction; ``game_id``: the one game whose rows it may change, if only one."""
         async with self.lock:
             conn = self.db.conn
             await conn.execute("BEGIN IMMEDIATE")
@@ -129,7 +141,7 @@ class Store:
             except BaseException:
                 await conn.execute("ROLLBACK")
                 raise
-            self.writes += 1  # before the commit lands: a token read meanwhile is already stale
+            self._wrote(game_id)
             await conn.execute("COMMIT")
 
     async def _read(self, sql: str, args: tuple = ()) -> list[Any]:
@@ -251,7 +263,7 @@ class Store:
         self, game_id: int, change: Callable[[dict[str, Any]], None], now: datetime
     ) -> dict[str, Any]:
         """Read-modify-write a lobby's options in one transaction (``change`` may raise Conflict)."""
-        async with self._tx() as conn:
+        async with self._tx(game_id) as conn:
             options = json.loads((await self._lobby(conn, game_id))["options"])
             change(options)
             await conn.execute(
@@ -262,7 +274,7 @@ class Store:
     async def set_discord_ids(
         self, game_id: int, thread_id: str | None = None, lobby_message: str | None = None
     ) -> None:
-        async with self._tx() as conn:
+        async with self._tx(game_id) as conn:
             if thread_id is not None:
                 await conn.execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
             if lobby_message is not None:
@@ -270,7 +282,7 @@ class Store:
 
     # ------------------------------------------------------------------ seats
     async def add_seat(self, game_id: int, user_id: str, name: str, is_ai: bool, now: datetime, capacity: int) -> None:
-        async with self._tx() as conn:
+        async with self._tx(game_id) as conn:
             await self._lobby(conn, game_id)
             async with conn.execute("SELECT count(*) FROM seats WHERE game_id = ?", (game_id,)) as cur:
                 (count,) = await cur.fetchone()  # type: ignore[misc]
@@ -287,7 +299,7 @@ class Store:
                 raise
 
     async def remove_seat(self, game_id: int, user_id: str) -> None:
-        async with self._tx() as conn:
+        async with self._tx(game_id) as conn:
             cur = await conn.execute(
                 "DELETE FROM seats WHERE game_id = ? AND user_id = ?"
                 " AND (SELECT status FROM games WHERE id = ?) = 'lobby'",
@@ -301,7 +313,7 @@ class Store:
     ) -> bool:
         """Change a seat's status; with ``expected_version``, only if the game is still at that
         version and running (False otherwise: a move got in first)."""
-        async with self._tx() as conn:
+        async with self._tx(game_id) as conn:
             sql = "UPDATE seats SET status = ? WHERE game_id = ? AND user_id = ? AND status = 'playing'"
             args: list[Any] = [status, game_id, user_id]
             if expected_version is not None:
@@ -312,7 +324,7 @@ class Store:
 
     async def start_game(self, game_id: int, setup: dict[str, Any], order: list[str], now: datetime) -> None:
         """Lobby -> active: the engine setup and the seat order (user ids) are fixed."""
-        async with self._tx() as conn:
+        async with self._tx(game_id) as conn:
             cur = await conn.execute(
                 "UPDATE games SET status = 'active', setup = ?, version = 0, turn_started_at = ?, updated_at = ?"
                 " WHERE id = ? AND status = 'lobby'",
@@ -326,7 +338,7 @@ class Store:
                 )
 
     async def finish(self, game_id: int, status: str, result: dict[str, Any] | None, now: datetime) -> None:
-        async with self._tx() as conn:
+        async with self._tx(game_id) as conn:
             cur = await conn.execute(
                 "UPDATE games SET status = ?, result = ?, updated_at = ?"
                 " WHERE id = ? AND status IN ('lobby', 'active')",
@@ -392,7 +404,7 @@ class Store:
             return True
 
         async with self.lock:
-            self.writes += 1  # before the commit lands: a token read meanwhile is already stale
+            self._wrote(game_id)
             if not await self.db.run(write):
                 raise Conflict(_("that turn has already been played"))
         return version
@@ -414,7 +426,7 @@ class Store:
         """Keep the newest snapshot; ``replace`` overwrites it whatever its seq (one that
         was found to disagree with the log)."""
         newer = "" if replace else _NEWER_SNAPSHOT
-        async with self._tx() as conn:
+        async with self._tx(game_id) as conn:
             await conn.execute(_SAVE_SNAPSHOT + newer, (game_id, seq, engine_version, state))
 
     # ------------------------------------------------------------------ the clock's lease
@@ -444,7 +456,7 @@ class Store:
 
     async def mark_reminded(self, game_id: int, version: int) -> bool:
         """Note that this turn's reminder went out; False if the turn moved on meanwhile."""
-        async with self._tx() as conn:
+        async with self._tx(game_id) as conn:
             cur = await conn.execute(
                 "UPDATE games SET reminded = 1 WHERE id = ? AND version = ? AND reminded = 0", (game_id, version)
             )

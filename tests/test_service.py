@@ -243,6 +243,23 @@ async def test_the_clock_loads_only_the_games_with_something_due(env):
     assert set(loaded) == {remind, reminded, quiet}  # not late (its new turn is young), nor unlimited
 
 
+async def test_a_move_in_one_game_does_not_make_the_others_be_read_again(env):
+    service, _clock, _ = env
+    a, view_a = await two_humans(service, seed=1)
+    b, view_b = await two_humans(service, seed=2)
+    await service.turn(a), await service.turn(b)
+    reads: list[int] = []
+    load = service.store.load_game
+    service.store.load_game = lambda game_id, *args: reads.append(game_id) or load(game_id, *args)  # type: ignore[method-assign]
+    view_b = (await play_turn(service, view_b)).turn  # writes game b only
+    assert reads == []  # the play, the automatic turns and the new view: all from memory
+    assert (await service.turn(a)).version == view_a.version and reads == []
+    await service.attach(a, thread_id="t-a")  # a write to game a: its row is read again
+    assert (await service.lobby(a)).thread_id == "t-a"
+    await service.turn(a)
+    assert reads == [a]
+
+
 async def test_forfeit_policy_and_catching_up_after_downtime(env):
     service, clock, _ = env
     gid, view = await two_humans(service, turn_limit=600, timeout_policy="forfeit")
