@@ -296,13 +296,27 @@ def put_text(
 
 def with_legend(img: Image.Image, game: Game, text: int, note: str = "", pad: int = 8) -> Image.Image:
     """The picture with a legend band below: each player's mark, colour, name, score; who acts."""
+    band = legend_band(game, img.width, text, note, pad)
+    out = Image.new("RGB", (img.width, img.height + band.height), pal.MARGIN_BG)
+    out.paste(img, (0, 0))
+    out.paste(band, (0, img.height))
+    return out
+
+
+def legend_band(game: Game, width: int, text: int, note: str = "", pad: int = 8, score_digits: int = 0) -> Image.Image:
+    """The legend alone, ``width`` wide: the turn (or game over), then each player's entry.
+
+    ``score_digits`` reserves room for scores that long, so that every frame of a
+    replay has the same layout (digits all have the same width).
+    """
     row = int(text * 1.6)
     lines = legend_lines(game)
     names = [text_stamp(name, text)[0].width for name in game.players]
     gap = text // 2
-    widest = max(w + gap + text_stamp(str(game.scores[i]), text)[0].width for i, w in enumerate(names))
+    room = text_stamp("0" * score_digits, text)[0].width if score_digits else 0
+    widest = max(w + gap + max(room, text_stamp(str(game.scores[i]), text)[0].width) for i, w in enumerate(names))
     entry_w = int(row * 1.6 + widest + row)
-    per_row = max(1, min(len(lines), (img.width - 2 * pad) // entry_w))
+    per_row = max(1, min(len(lines), (width - 2 * pad) // entry_w))
     n_rows = math.ceil(len(lines) / per_row)
     if game.finished:
         status = _("game over")
@@ -311,80 +325,106 @@ def with_legend(img: Image.Image, game: Game, text: int, note: str = "", pad: in
             turn=game.turn, n=game.bag_left
         )
     heads = [status + (f" · {note}" if note else "")]
-    if text_stamp(heads[0], text)[0].width > img.width - 2 * pad:
+    if text_stamp(heads[0], text)[0].width > width - 2 * pad:
         heads = [status, note]  # too wide for one line: the note gets its own
-    band_h = pad * 2 + row * (n_rows + len(heads))
-    out = Image.new("RGB", (img.width, img.height + band_h), pal.MARGIN_BG)
-    out.paste(img, (0, 0))
-    draw = ImageDraw.Draw(out)
-    top = img.height + pad
+    out = Image.new("RGB", (width, pad * 2 + row * (n_rows + len(heads))), pal.MARGIN_BG)
+    top = pad
     for line in heads:
         put_text(out, pad, top + row / 2, line, text)
         top += row
     top -= row
-    col_w = (img.width - 2 * pad) // per_row
+    col_w = (width - 2 * pad) // per_row
     for k, (i, _label, acting) in enumerate(lines):
-        x = pad + (k % per_row) * col_w
-        y = top + row * (1 + k // per_row)
-        if acting:
-            draw.rounded_rectangle(
-                [x, y + 2, x + min(col_w, entry_w) - 4, y + row - 2],
-                radius=row // 4,
-                fill=pal.TURN_MARK,
-                outline=(0, 0, 0),
-                width=2,
-            )
-        figures.meeple(draw, x + row * 0.55, y + row / 2, row * 0.8, i)
-        width = put_text(out, x + row * 1.2, y + row / 2, game.players[i], text)
-        put_text(out, x + row * 1.2 + width + gap, y + row / 2, str(game.scores[i]), text)
+        entry = _legend_entry(game.players[i], game.scores[i], i, acting, text, min(col_w, entry_w))
+        out.paste(entry, (pad + (k % per_row) * col_w, top + row * (1 + k // per_row)))
     return out
 
 
-def draw_figures(img: Image.Image, game: Game, frame: Frame) -> None:
-    draw = ImageDraw.Draw(img)
+Figure = tuple[tuple[Cell, ...], tuple]
+
+
+def placed_figures(game: Game) -> list[Figure]:
+    """Every figure on the board, in drawing order: (the cells it is drawn on, what it is).
+
+    What it is is a key that changes whenever its drawing would: a replay redraws
+    only the cells whose figures changed from one turn to the next.
+    """
     board = game.board
-    s = frame.cell
+    out: list[Figure] = []
     for root, standing in enumerate(board.followers):
         if not standing or board.parent[root] != root:
             continue
         for player, node in standing:
-            p = board.placement_of(node)
-            seg_index = node - p.first_node
-            xs = [c[0] for c in p.cells]
-            ys = [c[1] for c in p.cells]
-            ox, oy = frame.origin(min(xs), min(ys))
-            sx, sy = spots(p.tile, p.rot, s)[seg_index]
-            kind = board.kind[node]
-            size = s * frame.follower * (1.35 if kind == "castle" else 1.0)
-            figures.paste_meeple(img, ox + sx, oy + sy, size, player, lying=kind == "field")
+            out.append((tuple(board.placement_of(node).cells), ("follower", player, node)))
     wheel = game.expansion_state("wheel")
     if wheel:
-        _wheel_figures(draw, game, frame, wheel)
+        start = next(p for p in board.placements if p.tile.id == "wheel.start")
+        footprint = tuple(start.cells)
+        out.append((footprint, ("pig", start.x, start.y, wheel["pig"])))
+        for name, spaces in wheel["crowns"].items():
+            out.append((footprint, ("crowns", start.x, start.y, name, tuple(spaces))))
     for key, join in game.expansion_state("ferries").get("at", {}).items():
         x, y = map(int, key.split(","))
-        ox, oy = frame.origin(x, y)
-        figures.ferry(draw, ox, oy, s, join)
-    f = font(max(12, s // 4))
+        out.append((((x, y),), ("ferry", x, y, join)))
     for player, house in game.expansion_state("toll").get("houses", {}).items():
-        ox, oy = frame.origin(house["x"], house["y"])
-        figures.tollhouse(draw, ox + s * 0.72, oy + s * 0.28, s * 0.3, player, house["value"], f)
+        out.append((((house["x"], house["y"]),), ("toll", player, house["x"], house["y"], house["value"])))
+    return out
 
 
-def _wheel_figures(draw: ImageDraw.ImageDraw, game: Game, frame: Frame, wheel: dict) -> None:
-    """The pig on its sector and the followers on crown spaces."""
-    p = next(p for p in game.board.placements if p.tile.id == "wheel.start")
-    ox, oy = frame.origin(p.x, p.y)
+@functools.lru_cache(maxsize=1024)
+def _legend_entry(name: str, score: int, player: int, acting: bool, text: int, width: int) -> Image.Image:
+    """One player's legend entry (turn mark, follower, name, score), drawn once:
+    every frame of a replay repeats the same few."""
+    row = int(text * 1.6)
+    out = Image.new("RGB", (width, row), pal.MARGIN_BG)
+    draw = ImageDraw.Draw(out)
+    if acting:
+        draw.rounded_rectangle(
+            [0, 2, width - 4, row - 2], radius=row // 4, fill=pal.TURN_MARK, outline=(0, 0, 0), width=2
+        )
+    figures.meeple(draw, row * 0.55, row / 2, row * 0.8, player)
+    name_w = put_text(out, row * 1.2, row / 2, name, text)
+    put_text(out, row * 1.2 + name_w + text // 2, row / 2, str(score), text)
+    return out
+
+
+def draw_figures(img: Image.Image, game: Game, frame: Frame, figures_on: list[Figure] | None = None) -> None:
+    """Draw the figures (``placed_figures``, or the ones given) in ``frame``."""
+    draw = ImageDraw.Draw(img)
+    board = game.board
     s = frame.cell
-    w = 4 * s
-    sector = wheel["pig"]
-    angle = math.radians(-90 + 60 * sector + 30)
-    cx, cy, rad = ox + w / 2, oy + w / 2, w * 0.42
-    figures.pig(draw, cx + math.cos(angle) * rad * 0.32, cy + math.sin(angle) * rad * 0.32, s * 0.6)
-    for name, spaces in wheel["crowns"].items():
-        points = crown_points(SECTORS.index(name), w, w)
-        for player, (px, py) in zip(spaces, points, strict=True):
-            if player is not None:
-                figures.meeple(draw, ox + px, oy + py, s * max(0.3, frame.follower), player)
+    for _cells, what in placed_figures(game) if figures_on is None else figures_on:
+        kind = what[0]
+        if kind == "follower":
+            _kind, player, node = what
+            p = board.placement_of(node)
+            ox, oy = frame.origin(min(c[0] for c in p.cells), min(c[1] for c in p.cells))
+            sx, sy = spots(p.tile, p.rot, s)[node - p.first_node]
+            feature = board.kind[node]
+            size = s * frame.follower * (1.35 if feature == "castle" else 1.0)
+            figures.paste_meeple(img, ox + sx, oy + sy, size, player, lying=feature == "field")
+        elif kind == "pig":
+            _kind, x, y, sector = what
+            ox, oy = frame.origin(x, y)
+            w = 4 * s
+            angle = math.radians(-90 + 60 * sector + 30)
+            cx, cy, rad = ox + w / 2, oy + w / 2, w * 0.42
+            figures.pig(draw, cx + math.cos(angle) * rad * 0.32, cy + math.sin(angle) * rad * 0.32, s * 0.6)
+        elif kind == "crowns":
+            _kind, x, y, name, spaces = what
+            ox, oy = frame.origin(x, y)
+            points = crown_points(SECTORS.index(name), 4 * s, 4 * s)
+            for player, (px, py) in zip(spaces, points, strict=True):
+                if player is not None:
+                    figures.meeple(draw, ox + px, oy + py, s * max(0.3, frame.follower), player)
+        elif kind == "ferry":
+            _kind, x, y, join = what
+            ox, oy = frame.origin(x, y)
+            figures.ferry(draw, ox, oy, s, join)
+        elif kind == "toll":
+            _kind, player, x, y, value = what
+            ox, oy = frame.origin(x, y)
+            figures.tollhouse(draw, ox + s * 0.72, oy + s * 0.28, s * 0.3, player, value, font(max(12, s // 4)))
 
 
 def outline_cells(

@@ -3,18 +3,37 @@
 from __future__ import annotations
 
 import io
+import itertools
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
 
 from engine import Game
 from engine.record import new_game
 from renderer import palette as pal
-from renderer.board import draw_area, draw_figures, frame_for, outline_cells, palettised, render_board, with_legend
+from renderer.board import (
+    FIXED_PALETTE,
+    Cell,
+    Figure,
+    Frame,
+    draw_area,
+    draw_figures,
+    frame_for,
+    legend_band,
+    outline_cells,
+    palettised,
+    placed_figures,
+    render_board,
+)
 from renderer.tile_art import font, tile_image
 
 REPLAY_SIDE = 720  # the animation's long side, in pixels
 REPLAY_FRAME_MS = 350
+# A turn split in two frames shows the board's change this long before the legend's
+# (viewers treat delays under 20 ms as 100 ms; 40 ms is honoured everywhere).
+REPLAY_SPLIT_MS = 40
+REPLAY_FRAMES_PER_TURN = 4  # at most: the turn's last frame is held the rest of its time
+REPLAY_LAST_FRAME_MS = 3000  # the final position stays a while before the loop starts again
 
 
 def render_final(game: Game) -> Image.Image:
@@ -49,9 +68,9 @@ def replay_gif(record: dict[str, Any]) -> bytes:
 
     Every frame shows the turn number, each player's colour, name and running
     score, and the figures as they stood at the end of that turn (a follower
-    appears with its tile). Tiles are pasted once onto a growing canvas and every
-    frame is put in the fixed palette as soon as it is drawn, so the animation is
-    fast and light on memory.
+    appears with its tile). The frames are streamed, each as a box that changed
+    since the frame before (see ``_ReplayFrames``), so a whole game takes a
+    fraction of a second and a few megabytes.
     """
     final = _replayed(record)
     cells = [c for p in final.board.placements for c in p.cells]
@@ -59,35 +78,170 @@ def replay_gif(record: dict[str, Any]) -> bytes:
     frame = frame_for(cells, cell=max(12, REPLAY_SIDE // (span + 3)))
     text = max(14, REPLAY_SIDE // 36)
     game = new_game(record)
-    canvas = draw_area(game, frame, None, [], False, figures_too=False, both_sides=True)
-    pasted = 0
-    frames = []
-
-    def snapshot() -> None:
-        nonlocal pasted
-        for p in game.board.placements[pasted:]:
-            art = tile_image(p.tile, p.rot, frame.cell)
-            canvas.paste(art, frame.origin(min(c[0] for c in p.cells), min(c[1] for c in p.cells)), art)
-        pasted = len(game.board.placements)
-        img = canvas.copy()
-        draw = ImageDraw.Draw(img)
-        draw_figures(img, game, frame)
-        if pasted > 1:
-            outline_cells(draw, frame, game.board.placements[-1].cells, pal.LAST_PLACED, max(2, frame.cell // 12))
-        frames.append(palettised(with_legend(img, game, text)))
-
-    snapshot()
+    frames = _ReplayFrames(game, frame, text, score_digits=len(str(max(final.scores))))
+    out = io.BytesIO()
+    header, _unused = GifImagePlugin.getheader(frames.shown, info={"loop": 0, "optimize": False})
+    out.write(b"".join(header))
+    # A frame is written once the next one is known: the last one stays longer.
+    pending: tuple[Box, Image.Image, int] = ((0, 0) + frames.shown.size, frames.shown.copy(), REPLAY_FRAME_MS)
     for move in record.get("moves", []):
         turn = game.turn
         game.apply(move)
         if game.turn != turn or game.finished:
-            snapshot()
-    out = io.BytesIO()
-    durations = [REPLAY_FRAME_MS] * (len(frames) - 1) + [3000]
-    frames[0].save(
-        out, format="GIF", save_all=True, append_images=frames[1:], duration=durations, loop=0, optimize=False
-    )
+            changes = frames.advance()
+            if not changes:
+                pending = (pending[0], pending[1], pending[2] + REPLAY_FRAME_MS)
+                continue
+            # A turn is one frame, or a few where its changes lie far apart (the new
+            # tile, a follower scored elsewhere, the legend below), each held a moment.
+            _write_frame(out, *pending)
+            for box, image in changes[:-1]:
+                _write_frame(out, box, image, REPLAY_SPLIT_MS)
+            box, image = changes[-1]
+            pending = (box, image, REPLAY_FRAME_MS - REPLAY_SPLIT_MS * (len(changes) - 1))
+    _write_frame(out, pending[0], pending[1], REPLAY_LAST_FRAME_MS)
+    out.write(b";")
     return out.getvalue()
+
+
+Box = tuple[int, int, int, int]  # left, top, right, bottom: pixels, or cells (inclusive)
+
+
+def _area(box: Box) -> int:
+    return (box[2] - box[0] + 1) * (box[3] - box[1] + 1)
+
+
+def _union(a: Box, b: Box) -> Box:
+    return min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])
+
+
+def _merged(boxes: list[Box], most: int | None = None) -> list[Box]:
+    """Boxes joined where the union covers at most twice their own area (each box is a
+    frame whose pixels are all encoded, and encoding is most of a replay's cost, while
+    a frame costs little of its own); then, past ``most`` boxes, the pairs that grow least."""
+    boxes = list(boxes)
+    while most is not None and len(boxes) > most:
+        i, j = min(
+            itertools.combinations(range(len(boxes)), 2),
+            key=lambda pair: _area(_union(boxes[pair[0]], boxes[pair[1]]))
+            - _area(boxes[pair[0]])
+            - _area(boxes[pair[1]]),
+        )
+        boxes[i] = _union(boxes[i], boxes[j])
+        del boxes[j]
+    joined = True
+    while joined:
+        joined = False
+        for i in range(len(boxes)):
+            for j in range(i + 1, len(boxes)):
+                union = _union(boxes[i], boxes[j])
+                if _area(union) <= 2 * (_area(boxes[i]) + _area(boxes[j])):
+                    boxes[i] = union
+                    del boxes[j]
+                    joined = True
+                    break
+            if joined:
+                break
+    return boxes
+
+
+def _write_frame(out: io.BytesIO, box: Box, image: Image.Image, duration: int) -> None:
+    """One frame: ``image`` (in the fixed palette) drawn at ``box``'s corner over the frames before."""
+    out.write(b"".join(GifImagePlugin.getdata(image, offset=box[:2], duration=duration)))
+
+
+class _ReplayFrames:
+    """The replay's picture kept up to date turn by turn, redrawing only what changed.
+
+    ``tiles`` holds the board without figures; ``shown`` the frame in the fixed
+    palette. A turn redraws the cells of the new tile, of the figures that came
+    or went, and of the last tile's frame (before and after), each group of
+    nearby cells in a box of its own, and the part of the legend that changed.
+    """
+
+    def __init__(self, game: Game, frame: Frame, text: int, score_digits: int) -> None:
+        self.game, self.frame, self.text, self.score_digits = game, frame, text, score_digits
+        self.tiles = draw_area(game, frame, None, [], False, figures_too=False, both_sides=True)
+        self.scratch = self.tiles.copy()  # where figures are drawn: see redraw
+        self.pasted = 0
+        self.figures: list[Figure] = []
+        self.last: tuple[Cell, ...] = ()
+        self.band = palettised(self.legend())
+        self.shown = Image.new("P", (self.tiles.width, self.tiles.height + self.band.height))
+        self.shown.putpalette(FIXED_PALETTE.getpalette() or [])
+        self.shown.paste(palettised(self.tiles), (0, 0))
+        self.board_changes()
+        self.shown.paste(self.band, (0, self.tiles.height))
+
+    def legend(self) -> Image.Image:
+        return legend_band(self.game, self.tiles.width, self.text, score_digits=self.score_digits)
+
+    def advance(self) -> list[tuple[Box, Image.Image]]:
+        """Bring the picture to the game's position: the boxes that changed (pixels,
+        right and bottom exclusive), each with what it now shows."""
+        boxes = self.board_changes()
+        legend = self.legend_change()
+        if legend is not None:
+            boxes.append(legend)
+        inclusive = _merged([(b[0], b[1], b[2] - 1, b[3] - 1) for b in boxes], most=REPLAY_FRAMES_PER_TURN)
+        return [(box, self.shown.crop(box)) for box in ((b[0], b[1], b[2] + 1, b[3] + 1) for b in inclusive)]
+
+    def legend_change(self) -> Box | None:
+        band = palettised(self.legend())
+        changed = ImageChops.subtract_modulo(band, self.band).getbbox()
+        self.band = band
+        if changed is None:
+            return None
+        self.shown.paste(band.crop(changed), (changed[0], self.tiles.height + changed[1]))
+        return changed[0], self.tiles.height + changed[1], changed[2], self.tiles.height + changed[3]
+
+    def board_changes(self) -> list[Box]:
+        game, frame, s = self.game, self.frame, self.frame.cell
+        placements = game.board.placements
+        groups = [tuple(p.cells) for p in placements[self.pasted :]]
+        for p in placements[self.pasted :]:
+            art = tile_image(p.tile, p.rot, s)
+            self.tiles.paste(art, frame.origin(min(c[0] for c in p.cells), min(c[1] for c in p.cells)), art)
+        self.pasted = len(placements)
+        figures_now = placed_figures(game)
+        groups += [cells for cells, _what in set(self.figures) ^ set(figures_now)]
+        last = tuple(placements[-1].cells) if len(placements) > 1 else ()
+        if last != self.last:
+            groups += [group for group in (self.last, last) if group]
+        self.figures, self.last = figures_now, last
+        # Cells with a ring of one cell: a figure reaches over its cell's edge.
+        rings = [
+            (min(c[0] for c in g) - 1, min(c[1] for c in g) - 1, max(c[0] for c in g) + 1, max(c[1] for c in g) + 1)
+            for g in groups
+        ]
+        return [self.redraw(ring) for ring in _merged(rings)]
+
+    def redraw(self, ring: Box) -> Box:
+        """Redraw the cells inside ``ring`` (its own cells are context), return their pixels' box.
+
+        Drawn on the scratch board at the figures' own coordinates, so each pixel
+        comes out exactly as on a board drawn whole.
+        """
+        frame, s = self.frame, self.frame.cell
+        x0, y0, x1, y1 = ring
+        left, top = frame.origin(x0, y0)
+        right, bottom = frame.origin(x1 + 1, y1 + 1)
+        area = (max(0, left), max(0, top), min(right, self.tiles.width), min(bottom, self.tiles.height))
+        self.scratch.paste(self.tiles.crop(area), area[:2])
+        near = [f for f in self.figures if any(x0 <= x <= x1 and y0 <= y <= y1 for x, y in f[0])]
+        draw_figures(self.scratch, self.game, frame, near)
+        if self.last:
+            outline_cells(ImageDraw.Draw(self.scratch), frame, list(self.last), pal.LAST_PLACED, max(2, s // 12))
+        # Kept: the inner cells and what their figures reach of the ring.
+        reach = s // 3
+        box = (
+            max(0, left + s - reach),
+            max(0, top + s - reach),
+            min(self.tiles.width, right - s + reach),
+            min(self.tiles.height, bottom - s + reach),
+        )
+        self.shown.paste(palettised(self.scratch.crop(box)), box[:2])
+        return box
 
 
 def _replayed(record: dict[str, Any]) -> Game:

@@ -261,10 +261,47 @@ def _draw_tile(tile: TileType, s: int) -> Image.Image:
             seed = (int(x + tile.cells[ci][0] * s), int(y + tile.cells[ci][1] * s))
             seed = (min(w - 3, max(2, seed[0])), min(h - 3, max(2, seed[1])))
             if img.getpixel(seed)[:3] == pal.FIELD:
-                ImageDraw.floodfill(img, seed, pal.FIELD_ALT + (255,), thresh=0)
+                flood_fill(img, seed, pal.FIELD_ALT + (255,))
     # A fine grid line between tiles.
     draw.rectangle([0, 0, w - 1, h - 1], outline=(90, 110, 60, 255))
     return img
+
+
+def flood_fill(img: Image.Image, seed: tuple[int, int], colour: tuple[int, int, int, int]) -> None:
+    """Fill the pixels of ``seed``'s colour joined to it side by side (4-neighbours) with
+    ``colour``: the pixels ``ImageDraw.floodfill(thresh=0)`` fills, span by span on the raw
+    pixels, which makes a tile's art several times faster to draw the first time."""
+    assert img.mode == "RGBA"
+    w, h = img.size
+    px = memoryview(bytearray(img.tobytes())).cast("I")
+    target = px[seed[1] * w + seed[0]]
+    new = int.from_bytes(bytes(colour), "little")
+    if target == new:
+        return
+    stack = [seed]
+    while stack:
+        x, y = stack.pop()
+        row = y * w
+        if px[row + x] != target:
+            continue
+        left = x
+        while left > 0 and px[row + left - 1] == target:
+            left -= 1
+        right = x
+        while right < w - 1 and px[row + right + 1] == target:
+            right += 1
+        px[row + left : row + right + 1] = memoryview(new.to_bytes(4, "little") * (right - left + 1)).cast("I")
+        for ny in (y - 1, y + 1):
+            if 0 <= ny < h:
+                other = ny * w
+                i = left
+                while i <= right:
+                    if px[other + i] == target:
+                        stack.append((i, ny))
+                        while i <= right and px[other + i] == target:
+                            i += 1
+                    i += 1
+    img.frombytes(px.tobytes())
 
 
 def crown_points(sector: int, w: float, h: float) -> list[Point]:

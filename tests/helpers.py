@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import itertools
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -9,7 +10,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from PIL import Image
+
 from engine import Game
+from renderer.summary import REPLAY_SPLIT_MS
 
 
 def tile(x: int, y: int, rot: int = 0, tile_id: str | None = None) -> dict[str, Any]:
@@ -73,3 +77,15 @@ async def league_services(path: Path) -> AsyncIterator[tuple[Any, Clock, Any, An
         yield db, clock, games, LeagueService(games, LeagueStore(games.store), clock)
     finally:
         await db.close()
+
+
+def turn_frames(data: bytes) -> list[Image.Image]:
+    """The replay GIF as its viewer sees each turn: the frame shown at the end of the turn
+    (a turn whose changes lie far apart is two frames, the first held REPLAY_SPLIT_MS)."""
+    gif = Image.open(io.BytesIO(data))
+    out = []
+    for k in range(gif.n_frames):
+        gif.seek(k)
+        if gif.info["duration"] != REPLAY_SPLIT_MS:
+            out.append(gif.convert("RGB"))
+    return out

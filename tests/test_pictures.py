@@ -6,7 +6,7 @@ import itertools
 import json
 
 import pytest
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from engine import Game
 from engine.ai import GreedyPlayer
@@ -26,7 +26,7 @@ from renderer.colour_vision import VISIONS, delta_e, simulate, worst_delta_e
 from renderer.preview import number_positions, number_radius, placements_at, render_preview
 from renderer.summary import replay_gif
 from renderer.tile_art import font, tile_image, wheel_icon_centre
-from tests.helpers import meeple, play, tile
+from tests.helpers import meeple, play, tile, turn_frames
 
 SETS = {
     "base": ["base"],
@@ -196,15 +196,10 @@ def test_regions_of_the_full_board():
 
 def test_replay_gif_shows_legend_and_the_follower_with_its_tile():
     game, _ = play(["base.U", "base.B", "base.E"], [tile(1, 0), meeple("road:W")], players=("Ann", "Bob"))
-    gif = Image.open(io.BytesIO(replay_gif(game.to_json())))
-    assert gif.n_frames == 2  # the start, then Ann's turn: tile and follower together
-    gif.seek(1)
-    frame = gif.convert("RGB")
+    first, frame = turn_frames(replay_gif(game.to_json()))  # the start, then Ann's turn: tile and follower together
     colours = {c for _, c in frame.getcolors(1 << 20)}
     assert pal.PLAYERS[0] in colours and pal.PLAYERS[1] in colours and pal.TURN_MARK in colours
     # Ann's follower stands on the board part (above the legend): more of her colour than the swatch alone.
-    gif.seek(0)
-    first = gif.convert("RGB")
     ann = sum(n for n, c in frame.getcolors(1 << 20) if c == pal.PLAYERS[0])
     ann_before = sum(n for n, c in first.getcolors(1 << 20) if c == pal.PLAYERS[0])
     assert ann > ann_before
@@ -272,3 +267,76 @@ def test_a_later_record_of_the_same_game_continues_from_the_cached_position():
     assert continued is not first and first.moves == early["moves"]  # the cached game was copied, not changed
     assert continued.to_json() == later and continued.scores == game.scores
     assert jobs.game_of(later) is continued
+
+
+def whole_replay_frames(record: dict) -> list[Image.Image]:
+    """Each turn's replay frame drawn whole, the simple way: tiles, every figure, the
+    last tile's frame and the legend, on a fresh picture (what the streamed GIF must show)."""
+    from engine.record import new_game
+    from renderer import summary
+    from renderer.board import FIXED_PALETTE, draw_area, draw_figures, frame_for, legend_band, outline_cells
+
+    final = new_game(record)
+    for move in record["moves"]:
+        final.apply(move)
+    cells = [c for p in final.board.placements for c in p.cells]
+    span = max(max(x for x, _ in cells) - min(x for x, _ in cells), max(y for _, y in cells) - min(y for _, y in cells))
+    frame = frame_for(cells, cell=max(12, summary.REPLAY_SIDE // (span + 3)))
+    text = max(14, summary.REPLAY_SIDE // 36)
+    digits = len(str(max(final.scores)))
+    game = new_game(record)
+
+    def whole() -> Image.Image:
+        img = draw_area(game, frame, None, [], False, figures_too=False, both_sides=True)
+        for p in game.board.placements:
+            art = tile_image(p.tile, p.rot, frame.cell)
+            img.paste(art, frame.origin(min(c[0] for c in p.cells), min(c[1] for c in p.cells)), art)
+        draw_figures(img, game, frame)
+        if len(game.board.placements) > 1:
+            last = game.board.placements[-1].cells
+            outline_cells(ImageDraw.Draw(img), frame, last, pal.LAST_PLACED, max(2, frame.cell // 12))
+        band = legend_band(game, img.width, text, score_digits=digits)
+        out = Image.new("RGB", (img.width, img.height + band.height))
+        out.paste(img, (0, 0))
+        out.paste(band, (0, img.height))
+        return out.quantize(palette=FIXED_PALETTE, dither=Image.Dither.NONE).convert("RGB")
+
+    frames = [whole()]
+    for move in record["moves"]:
+        turn = game.turn
+        game.apply(move)
+        if game.turn != turn or game.finished:
+            frames.append(whole())
+    return frames
+
+
+@pytest.mark.parametrize(("name", "players", "seed"), [("base", 2, 4), ("rivers", 5, 11), ("wheel", 4, 6)])
+def test_replay_gif_frames_equal_the_turns_drawn_whole(name, players, seed):
+    """The GIF streams only what changed each turn; decoded, every turn must be exactly
+    the picture drawn whole (figures that left, the moved pig, ferries, tollhouses...)."""
+    game = Game([f"Player{i}" for i in range(players)], SETS[name], seed=seed)
+    ais = [GreedyPlayer(seed + i) for i in range(players)]
+    while not game.finished:
+        game.apply(ais[game.actor].choose(game))
+    record = game.to_json()
+    expected = whole_replay_frames(record)
+    turns = turn_frames(replay_gif(record))
+    assert len(turns) == len(expected)
+    for k, (shown, drawn) in enumerate(zip(turns, expected, strict=True)):
+        assert shown.tobytes() == drawn.tobytes(), f"turn {k}: {ImageChops.difference(shown, drawn).getbbox()} differs"
+
+
+def test_tile_art_fills_fields_as_pillows_flood_fill_does(monkeypatch):
+    """The span fill that shades every other field paints exactly Pillow's flood fill."""
+    from renderer import tile_art
+
+    def pillows(img, seed, colour):
+        ImageDraw.floodfill(img, seed, colour, thresh=0)
+
+    for size in (30, 57):
+        for tile_type in list(TILE_TYPES.values()):
+            ours = tile_art._draw_tile(tile_type, size)
+            with monkeypatch.context() as patch:
+                patch.setattr(tile_art, "flood_fill", pillows)
+                theirs = tile_art._draw_tile(tile_type, size)
+            assert ours.tobytes() == theirs.tobytes(), (tile_type.id, size)

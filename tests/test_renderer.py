@@ -12,9 +12,9 @@ from renderer import palette as pal
 from renderer.board import frame_for, label_cells, png_bytes, render_board
 from renderer.gallery import gallery
 from renderer.preview import render_preview, spot_targets
-from renderer.summary import render_final, replay_gif
+from renderer.summary import REPLAY_FRAME_MS, REPLAY_LAST_FRAME_MS, REPLAY_SPLIT_MS, render_final, replay_gif
 from renderer.tile_art import spots, tile_image
-from tests.helpers import meeple, play, tile
+from tests.helpers import meeple, play, tile, turn_frames
 
 
 def finished_game(seed=3, players=3, sets=("base", "toll")) -> Game:
@@ -130,5 +130,18 @@ def test_final_picture_and_replay_animation():
     gif = replay_gif(game.to_json())
     assert len(gif) < 8 * 1024 * 1024
     anim = Image.open(io.BytesIO(gif))
-    # One frame per turn, identical ones merged by the encoder.
-    assert anim.format == "GIF" and 10 < anim.n_frames <= game.turn + 1
+    assert anim.format == "GIF"
+    # One picture per turn (the start, then each turn's end), each shown REPLAY_FRAME_MS in all.
+    assert len(turn_frames(gif)) == game.turn + 1
+    durations = []
+    for k in range(anim.n_frames):
+        anim.seek(k)
+        durations.append(anim.info["duration"])
+    turns, shown = [], 0
+    for duration in durations:
+        shown += duration
+        if duration != REPLAY_SPLIT_MS:  # a turn's last frame
+            turns.append(shown)
+            shown = 0
+    assert turns[:-1] == [REPLAY_FRAME_MS] * game.turn and durations[-1] == REPLAY_LAST_FRAME_MS
+    assert min(durations) == REPLAY_SPLIT_MS  # some turns are split; no frame is too short to be honoured
