@@ -125,4 +125,4 @@ def final_png(record: dict[str, Any], *, language: str = "en") -> bytes:
 def replay_gif(record: dict[str, Any], *, language: str = "en") -> bytes:
     """The animated replay of the game."""
     with speaking(translations(language)):
-        return _replay_gif(record)
+        return _replay_gif(record, game_of(record))

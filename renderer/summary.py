@@ -63,16 +63,17 @@ def render_final(game: Game) -> Image.Image:
     return out
 
 
-def replay_gif(record: dict[str, Any]) -> bytes:
+def replay_gif(record: dict[str, Any], final: Game | None = None) -> bytes:
     """An animated GIF of the game, one frame per turn.
 
     Every frame shows the turn number, each player's colour, name and running
     score, and the figures as they stood at the end of that turn (a follower
     appears with its tile). The frames are streamed, each as a box that changed
     since the frame before (see ``_ReplayFrames``), so a whole game takes a
-    fraction of a second and a few megabytes.
+    fraction of a second and a few megabytes. ``final``: the game at the record's end,
+    if the caller has it (it sets the picture's extent), else it is replayed.
     """
-    final = _replayed(record)
+    final = final or _replayed(record)
     cells = [c for p in final.board.placements for c in p.cells]
     span = max(max(x for x, _ in cells) - min(x for x, _ in cells), max(y for _, y in cells) - min(y for _, y in cells))
     frame = frame_for(cells, cell=max(12, REPLAY_SIDE // (span + 3)))
