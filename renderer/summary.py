@@ -29,7 +29,7 @@ from renderer.tile_art import font, tile_image
 
 REPLAY_SIDE = 720  # the animation's long side, in pixels
 REPLAY_FRAME_MS = 350
-# A turn split in two frames shows the board's change this long before the legend's
+# A turn whose changes lie far apart is a few frames, each but the last held this long
 # (viewers treat delays under 20 ms as 100 ms; 40 ms is honoured everywhere).
 REPLAY_SPLIT_MS = 40
 REPLAY_FRAMES_PER_TURN = 4  # at most: the turn's last frame is held the rest of its time
@@ -73,7 +73,7 @@ def replay_gif(record: dict[str, Any], final: Game | None = None) -> bytes:
     fraction of a second and a few megabytes. ``final``: the game at the record's end,
     if the caller has it (it sets the picture's extent), else it is replayed.
     """
-    final = final or _replayed(record)
+    final = _replayed(record) if final is None else final
     cells = [c for p in final.board.placements for c in p.cells]
     span = max(max(x for x, _ in cells) - min(x for x, _ in cells), max(y for _, y in cells) - min(y for _, y in cells))
     frame = frame_for(cells, cell=max(12, REPLAY_SIDE // (span + 3)))
