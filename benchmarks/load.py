@@ -4,10 +4,13 @@ Long games (about 150 moves) of several set families, each loaded the way the se
 loads a game that is not in memory, interleaved in one run:
 
 - before: the whole log replayed (the snapshot used to be the record: no shortcut);
-- after: the engine state restored from the snapshot (checked against the setup and the
-  log's digest) and only the moves after it replayed (the snapshot is taken every
-  ``SNAPSHOT_EVERY`` moves, with them: the worst case replays SNAPSHOT_EVERY - 1 of them;
-  19 was the worst case with a snapshot every 20 moves, shown for comparison).
+- text snapshot: the engine state restored from a snapshot kept as base64 in JSON text,
+  every move of the log parsed (the first state snapshots);
+- after: the snapshot as bytes (a JSON head, the moves and the state pickled), checked
+  against the setup, the log's digest and its own; only the moves after it parsed and
+  replayed (the snapshot is taken every ``SNAPSHOT_EVERY`` moves, with them: the worst
+  case replays SNAPSHOT_EVERY - 1 of them; 19 was the worst case with a snapshot every 20
+  moves, shown for comparison).
 
 Both start from the rows as the store hands them over (setup, log texts, snapshot) and
 end with the game ready; "service" rows add the one read of row, seats, snapshot and
@@ -18,6 +21,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
+import json
 import statistics
 import tempfile
 import time
@@ -25,10 +30,19 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.table import print_table
-from engine import ENGINE_VERSION, Game
+from engine import ENGINE_VERSION, Game, snapshot
 from engine.ai import GreedyPlayer
 from service import GameService, LobbyOptions
-from service.games import SNAPSHOT_EVERY, _from_log, _from_snapshot, _log_hash, _parse_log, _snapshot_text
+from service.games import (
+    SNAPSHOT_EVERY,
+    _check_log,
+    _from_log,
+    _from_snapshot,
+    _log_hash,
+    _parse_log,
+    _setup_digest,
+    _snapshot_blob,
+)
 from storage import Store, open_database
 from storage.store import GameRow, move_text
 
@@ -43,14 +57,38 @@ def long_game(sets: list[str], moves: int = 150) -> Game:
     return game
 
 
-def stored_rows(game: Game, tail: int) -> tuple[dict[str, Any], list[tuple[int, str, str]], tuple[int, str, str]]:
-    """(setup, log rows, snapshot row) as the store returns them, the snapshot ``tail`` moves back."""
+def stored_rows(
+    game: Game, tail: int
+) -> tuple[dict[str, Any], list[tuple[int, str, str]], tuple[int, str, bytes], str]:
+    """(setup, log rows, snapshot row, the same snapshot as text) as the store returns them,
+    the snapshot ``tail`` moves back."""
     setup = {k: v for k, v in game.to_json().items() if k != "moves"}
     texts = [move_text(m) for m in game.moves]
     earlier = Game.from_json({**setup, "moves": game.moves[: len(texts) - tail]})
     digest = _log_hash(texts[: len(earlier.moves)]).hexdigest()
-    snapshot = (len(earlier.moves), ENGINE_VERSION, _snapshot_text(earlier, setup, digest))
-    return setup, [(i + 1, "u", t) for i, t in enumerate(texts)], snapshot
+    blob = (len(earlier.moves), ENGINE_VERSION, _snapshot_blob(earlier, setup, digest))
+    text = json.dumps(
+        {
+            "seq": len(earlier.moves),
+            "setup": _setup_digest(setup),
+            "moves": digest,
+            "data": base64.b64encode(snapshot.dump(earlier)).decode("ascii"),
+        }
+    )
+    return setup, [(i + 1, "u", t) for i, t in enumerate(texts)], blob, text
+
+
+def from_text_snapshot(row: GameRow, setup: dict[str, Any], log_rows: list[tuple[int, str, str]], text: str) -> Game:
+    """The first state snapshots' load: base64 state in JSON text, the whole log parsed."""
+    moves = _parse_log(row, log_rows)
+    envelope = json.loads(text)
+    seq = envelope["seq"]
+    assert envelope["setup"] == _setup_digest(setup)
+    assert envelope["moves"] == _log_hash([t for _s, _u, t in log_rows][:seq]).hexdigest()
+    game = snapshot.restore(setup, base64.b64decode(envelope["data"], validate=True), moves[:seq])
+    for move in moves[seq:]:
+        game.apply(move)
+    return game
 
 
 def spread(samples: list[float]) -> str:
@@ -67,21 +105,28 @@ def in_process(rounds: int) -> list[tuple[str, str, str]]:
         cases = {tail: stored_rows(game, tail) for tail in (0, SNAPSHOT_EVERY - 1, 19)}
         row = GameRow(0, None, None, None, None, "active", "u", {}, None, n, None, 0, None, None)  # type: ignore[arg-type]
         before: list[float] = []
+        text: dict[int, list[float]] = {tail: [] for tail in cases}
         after: dict[int, list[float]] = {tail: [] for tail in cases}
         for _ in range(rounds):
-            for tail, (setup, log_rows, snap) in cases.items():
+            for tail, (setup, log_rows, blob, snapshot_text) in cases.items():
                 start = time.perf_counter()
                 moves = _parse_log(row, log_rows)
                 _from_log(row, setup, moves)
                 if tail == 0:
                     before.append(time.perf_counter() - start)
                 start = time.perf_counter()
-                moves = _parse_log(row, log_rows)
-                restored = _from_snapshot(snap, setup, moves, [t for _s, _u, t in log_rows])
+                from_text_snapshot(row, setup, log_rows, snapshot_text)
+                text[tail].append(time.perf_counter() - start)
+                start = time.perf_counter()
+                _check_log(row, log_rows)
+                restored = _from_snapshot(blob, setup, [t for _s, _u, t in log_rows])
                 after[tail].append(time.perf_counter() - start)
                 assert len(restored.moves) == n
         name = "+".join(sets)
         rows.append((f"{name}, {n} moves: before, the whole log replayed", spread(before), ""))
+        for tail, samples in text.items():
+            if tail < SNAPSHOT_EVERY:
+                rows.append((f"{name}, {n} moves: text snapshot + {tail} moves replayed", spread(samples), ""))
         for tail, samples in after.items():
             target = "" if tail >= SNAPSHOT_EVERY else "<= 0.5 ms"
             rows.append((f"{name}, {n} moves: after, snapshot + {tail} moves replayed", spread(samples), target))

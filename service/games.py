@@ -10,7 +10,6 @@ both count.
 from __future__ import annotations
 
 import asyncio
-import base64
 import contextlib
 import dataclasses
 import functools
@@ -237,7 +236,7 @@ class GameService:
         # row changed, and a load needs no round trip (see Store.change_token).
         self._rows: dict[int, tuple[tuple[int, int, int], GameRow]] = {}
         # id -> (version, running digest of the log's move texts) of the cached games, so that a
-        # snapshot's digest of the moves it covers costs the new moves only (see _snapshot_text).
+        # snapshot's digest of the moves it covers costs the new moves only (see _snapshot_blob).
         self._log_hashes: dict[int, tuple[int, Any]] = {}
         self._lease_holder: str | None = None  # the other instance holding the clock, once warned
         # Set by the league service: who may sit in a league game, and what to do when one ends.
@@ -536,21 +535,21 @@ class GameService:
         row = loaded.row
         assert row.setup is not None and loaded.moves is not None
         setup = {k: v for k, v in row.setup.items() if k != "users"}
-        moves = _parse_log(row, loaded.moves)
+        _check_log(row, loaded.moves)
         texts = [text for _seq, _user, text in loaded.moves]
         self._log_hashes[row.id] = (len(texts), _log_hash(texts))
         stored, game = loaded.snapshot, None
         if stored is not None:
             try:
-                game = _from_snapshot(stored, setup, moves, texts)
+                game = _from_snapshot(stored, setup, texts)
             except Exception as exc:  # whatever is wrong with it, the log is there
                 log.warning("game #%s: its snapshot is not used (%s); the log wins", row.id, exc)
         if game is None:
-            game = _from_log(row, setup, moves)
-            if stored is not None or len(moves) >= SNAPSHOT_EVERY:
+            game = _from_log(row, setup, _parse_log(row, loaded.moves))
+            if stored is not None or len(texts) >= SNAPSHOT_EVERY:
                 digest = self._log_hashes[row.id][1].hexdigest()
                 await self.store.save_snapshot(
-                    row.id, len(moves), ENGINE_VERSION, _snapshot_text(game, setup, digest), replace=True
+                    row.id, len(texts), ENGINE_VERSION, _snapshot_blob(game, setup, digest), replace=True
                 )
         return game
 
@@ -768,7 +767,7 @@ class GameService:
         snapshot = None
         if after.finished or version // SNAPSHOT_EVERY > row.version // SNAPSHOT_EVERY:
             setup = {k: v for k, v in row.setup.items() if k != "users"}  # type: ignore[union-attr]
-            snapshot = (ENGINE_VERSION, _snapshot_text(after, setup, log_hash.hexdigest()))
+            snapshot = (ENGINE_VERSION, _snapshot_blob(after, setup, log_hash.hexdigest()))
         try:
             version = await self.store.append_moves(row.id, row.version, entries, now, new_turn, result, snapshot)
         except Conflict:
@@ -1164,12 +1163,20 @@ def _check_row(row: GameRow) -> None:
         raise GameCorrupted(f"{fail}: its timeout policy is unknown")
 
 
-def _parse_log(row: GameRow, log_rows: list[tuple[int, str, str]]) -> list[dict[str, Any]]:
-    """The moves of the log, checked to be complete and to be move objects."""
+def _check_log(row: GameRow, log_rows: list[tuple[int, str, str]]) -> None:
+    """The log holds every move of the game's version, in order."""
     fail = _("game #{id} cannot be loaded").format(id=row.id)
     for n, (seq, _user, _text) in enumerate(log_rows, start=1):
         if seq != n:
             raise GameCorrupted(f"{fail}: move {n} is missing from its log")
+    if len(log_rows) != row.version:
+        raise GameCorrupted(f"{fail}: its log holds {len(log_rows)} of its {row.version} moves")
+
+
+def _parse_log(row: GameRow, log_rows: list[tuple[int, str, str]]) -> list[dict[str, Any]]:
+    """The moves of the log, checked to be complete and to be move objects."""
+    fail = _("game #{id} cannot be loaded").format(id=row.id)
+    _check_log(row, log_rows)
     try:  # one parse of the whole log; a damaged move is found one by one below
         moves = json.loads("[" + ",".join(text for _seq, _user, text in log_rows) + "]")
     except (TypeError, ValueError, RecursionError):
@@ -1184,8 +1191,6 @@ def _parse_log(row: GameRow, log_rows: list[tuple[int, str, str]]) -> list[dict[
             if not isinstance(move, dict):
                 raise GameCorrupted(f"{fail}: move {seq} is not a move object")
             moves.append(move)
-    if len(moves) != row.version:
-        raise GameCorrupted(f"{fail}: its log holds {len(moves)} of its {row.version} moves")
     return moves
 
 
@@ -1219,39 +1224,54 @@ def _log_hash(texts: list[str]) -> Any:
     return hashlib.sha256("\n".join(texts).encode())
 
 
-def _snapshot_text(game: Game, setup: dict[str, Any], log_digest: str) -> str:
-    """The stored snapshot of ``game``: its engine state (engine.snapshot) and what it was taken
-    of: the state format, the number of moves, digests of the setup and of those moves."""
-    envelope = {
+def _snapshot_blob(game: Game, setup: dict[str, Any], log_digest: str) -> bytes:
+    """The stored snapshot of ``game``: a line of JSON saying what it was taken of (the state
+    format, the number of moves, digests of the setup and of those moves' log texts) and what
+    follows it (the sizes and a digest of the parts), then the moves and the engine state
+    (engine.snapshot), as bytes."""
+    moves, state = snapshot.dump_moves(game.moves), snapshot.dump(game)
+    head = {
         "state": STATE_FORMAT,
         "seq": len(game.moves),
         "setup": _setup_digest(setup),
         "moves": log_digest,
-        "data": base64.b64encode(snapshot.dump(game)).decode("ascii"),
+        "sizes": [len(moves), len(state)],
+        "data": hashlib.sha256(moves + state).hexdigest(),
     }
-    return json.dumps(envelope)
+    return json.dumps(head).encode() + b"\n" + moves + state
 
 
-def _from_snapshot(
-    stored: tuple[int, str, str], setup: dict[str, Any], moves: list[dict[str, Any]], texts: list[str]
-) -> Game:
-    """The game restored from its snapshot, then the moves after it; raises (anything) when the
-    snapshot is another engine's or format, covers another setup or log, or does not restore."""
-    seq, engine_version, text = stored
+def _from_snapshot(stored: tuple[int, str, bytes], setup: dict[str, Any], texts: list[str]) -> Game:
+    """The game restored from its snapshot, then the log's moves after it (``texts``: the
+    whole log); raises (anything) when the snapshot is another engine's or format, covers
+    another setup or log, or does not restore."""
+    seq, engine_version, blob = stored
     if engine_version != ENGINE_VERSION:
         raise BadSnapshot(f"written by engine version {validate.clip(str(engine_version), 20)}")
-    envelope = json.loads(text)
-    if not isinstance(envelope, dict) or envelope.get("state") != STATE_FORMAT:
+    head_text, _newline, body = blob.partition(b"\n")
+    head = json.loads(head_text)
+    if not isinstance(head, dict) or head.get("state") != STATE_FORMAT:
         raise BadSnapshot("not a state snapshot of this format")
-    if envelope.get("seq") != seq or type(seq) is not int or not 0 <= seq <= len(moves):
-        raise BadSnapshot(f"it covers {validate.clip(str(seq), 20)} moves of {len(moves)}")
-    if envelope.get("setup") != _setup_digest(setup):
+    if head.get("seq") != seq or type(seq) is not int or not 0 <= seq <= len(texts):
+        raise BadSnapshot(f"it covers {validate.clip(str(seq), 20)} moves of {len(texts)}")
+    if head.get("setup") != _setup_digest(setup):
         raise BadSnapshot("it was taken of another setup")
-    if envelope.get("moves") != _log_hash(texts[:seq]).hexdigest():
+    if head.get("moves") != _log_hash(texts[:seq]).hexdigest():
         raise BadSnapshot("it was taken of other moves than the log's")
-    data = base64.b64decode(envelope["data"], validate=True)
-    game = snapshot.restore(setup, data, moves[:seq])
-    tail = moves[seq:]
+    sizes = head.get("sizes")
+    if not isinstance(sizes, list) or len(sizes) != 2 or not all(validate.is_int(n) and n >= 0 for n in sizes):
+        raise BadSnapshot("its parts are not sized")
+    if sum(sizes) != len(body):
+        raise BadSnapshot(f"its parts hold {len(body)} bytes, not {sum(sizes)}")
+    if head.get("data") != hashlib.sha256(body).hexdigest():
+        raise BadSnapshot("its data is damaged")
+    # The log's texts up to seq are the ones the snapshot was taken of (their digest): its
+    # copy of those moves stands for them, and only the moves after it are parsed.
+    moves = snapshot.load_moves(body[: sizes[0]])
+    if len(moves) != seq:
+        raise BadSnapshot(f"it holds {len(moves)} moves, not {seq}")
+    game = snapshot.restore(setup, body[sizes[0] :], moves)
+    tail = [json.loads(text) for text in texts[seq:]]
     check({**setup, "moves": tail})
     for move in tail:
         game.apply(move)

@@ -205,3 +205,21 @@ MIGRATIONS.append(
 
 # The language a player's direct messages are written in (Discord's locale when they asked for them).
 MIGRATIONS.append((5, "ALTER TABLE players ADD COLUMN language TEXT NOT NULL DEFAULT 'en';"))
+
+# A snapshot's state is bytes (a short JSON head, then the pickled moves and state: see
+# GameService), no longer base64 in JSON text. Snapshots are a cache the log rebuilds, so
+# the old ones are dropped: each game's next load replays its log and writes a new one.
+MIGRATIONS.append(
+    (
+        6,
+        """
+        DROP TABLE snapshots;
+        CREATE TABLE snapshots (
+            game_id        INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            seq            INTEGER NOT NULL,
+            engine_version TEXT NOT NULL,
+            state          BLOB NOT NULL
+        );
+        """,
+    )
+)

@@ -286,11 +286,8 @@ def _corruptions(gid: int, version: int, other_gid: int) -> dict[str, tuple[list
             ],
             "move 3 is not valid JSON",
         ),  # fmt: skip
-        "snapshot: bad JSON": ([f"UPDATE snapshots SET state = '{{' WHERE game_id = {gid}"], LOG_WINS),
-        "snapshot: moves null": (
-            [f"UPDATE snapshots SET state = json_set(state, '$.moves', json('null')) WHERE game_id = {gid}"],
-            LOG_WINS,
-        ),
+        "snapshot: bad JSON": ([f"UPDATE snapshots SET state = X'7B' WHERE game_id = {gid}"], LOG_WINS),
+        "snapshot: moves null": ([_snapshot_head(gid, "'$.moves', json('null')")], LOG_WINS),
         "snapshot: wrong but parseable": (
             [
                 f"UPDATE snapshots SET state = (SELECT state FROM snapshots WHERE game_id = {other_gid})"
@@ -299,18 +296,18 @@ def _corruptions(gid: int, version: int, other_gid: int) -> dict[str, tuple[list
             LOG_WINS,
         ),  # fmt: skip
         "snapshot: beyond the log": ([f"UPDATE snapshots SET seq = 999 WHERE game_id = {gid}"], LOG_WINS),
-        "snapshot: state damaged": (
-            [f"UPDATE snapshots SET state = json_set(state, '$.data', 'gAVLAS4=') WHERE game_id = {gid}"],
+        "snapshot: a byte of the state changed": (
+            [
+                f"UPDATE snapshots SET state = substr(state, 1, length(state) - 40) || X'4B'"
+                f" || substr(state, length(state) - 38) WHERE game_id = {gid}"
+            ],
+            LOG_WINS,
+        ),  # fmt: skip
+        "snapshot: a part cut short": (
+            [f"UPDATE snapshots SET state = substr(state, 1, length(state) - 9) WHERE game_id = {gid}"],
             LOG_WINS,
         ),
-        "snapshot: state not base64": (
-            [f"UPDATE snapshots SET state = json_set(state, '$.data', '!!') WHERE game_id = {gid}"],
-            LOG_WINS,
-        ),
-        "snapshot: another state format": (
-            [f"UPDATE snapshots SET state = json_set(state, '$.state', 999) WHERE game_id = {gid}"],
-            LOG_WINS,
-        ),
+        "snapshot: another state format": ([_snapshot_head(gid, "'$.state', 999")], LOG_WINS),
         "snapshot: another engine version": (
             [f"UPDATE snapshots SET engine_version = 'old' WHERE game_id = {gid}"],
             LOG_WINS,
@@ -320,6 +317,15 @@ def _corruptions(gid: int, version: int, other_gid: int) -> dict[str, tuple[list
             LOG_WINS,
         ),
     }
+
+
+def _snapshot_head(gid: int, change: str) -> str:
+    """SQL that edits the JSON head of a game's snapshot (the line before its bytes) with json_set."""
+    head = "CAST(substr(state, 1, instr(state, X'0A') - 1) AS TEXT)"
+    return (
+        f"UPDATE snapshots SET state = CAST(json_set({head}, {change}) AS BLOB)"
+        f" || substr(state, instr(state, X'0A')) WHERE game_id = {gid}"
+    )
 
 
 CORRUPTION_KINDS = list(_corruptions(1, 22, 2))
@@ -351,7 +357,7 @@ async def test_a_damaged_game_fails_alone(env, kind, caplog):
         view = await fresh.turn(a)
         assert view.version == va.version and view.scores == va.scores and view.tile == va.tile
         seq, _, state = await fresh.store.snapshot(a)
-        assert seq == va.version and json.loads(state)["seq"] == va.version  # rewritten from the log
+        assert seq == va.version and json.loads(state.partition(b"\n")[0])["seq"] == va.version  # rewritten
         assert "snapshot is not used" in caplog.text
         restarted = GameService(service.store, clock)  # and the new snapshot serves the next restart
         assert await restarted.export(a) == await fresh.export(a)

@@ -87,9 +87,9 @@ async def test_seats_and_lobby_rules(store):
 
 async def test_snapshots_never_go_backwards(store):
     gid = await store.create_game("u1", {}, NOW)
-    await store.save_snapshot(gid, 20, "1", '{"moves": []}')
-    await store.save_snapshot(gid, 10, "1", '{"old": true}')
-    assert await store.snapshot(gid) == (20, "1", '{"moves": []}')
+    await store.save_snapshot(gid, 20, "1", b"twenty")
+    await store.save_snapshot(gid, 10, "1", b"ten")
+    assert await store.snapshot(gid) == (20, "1", b"twenty")
 
 
 async def test_a_snapshot_saved_with_moves_commits_with_them_or_not_at_all(store):
@@ -97,13 +97,13 @@ async def test_a_snapshot_saved_with_moves_commits_with_them_or_not_at_all(store
     await store.add_seat(gid, "u1", "Ann", False, NOW, 2)
     await store.start_game(gid, {"players": ["Ann"]}, ["u1"], NOW)
     moves = [("u1", {"type": "tile"}), ("u1", {"type": "pass"})]
-    assert await store.append_moves(gid, 0, moves, NOW, True, snapshot=("1", "two")) == 2
-    assert await store.snapshot(gid) == (2, "1", "two")
+    assert await store.append_moves(gid, 0, moves, NOW, True, snapshot=("1", b"two")) == 2
+    assert await store.snapshot(gid) == (2, "1", b"two")
     with pytest.raises(Conflict):  # a stale version: neither the moves nor the snapshot
-        await store.append_moves(gid, 0, moves, NOW, True, snapshot=("1", "stale"))
-    assert await store.snapshot(gid) == (2, "1", "two") and len(await store.moves(gid)) == 2
+        await store.append_moves(gid, 0, moves, NOW, True, snapshot=("1", b"stale"))
+    assert await store.snapshot(gid) == (2, "1", b"two") and len(await store.moves(gid)) == 2
     assert await store.append_moves(gid, 2, moves[:1], NOW, True) == 3
-    assert await store.snapshot(gid) == (2, "1", "two")  # none given: the last one stays
+    assert await store.snapshot(gid) == (2, "1", b"two")  # none given: the last one stays
 
 
 async def test_two_processes_opening_a_new_database_together_migrate_it_once(tmp_path):
