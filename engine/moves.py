@@ -8,7 +8,6 @@ renders: who acts now, what kind of decision, every option as a legal move with
 a label a player can read, and whether and how they may pass.
 """
 
-
 from typing import Any, NamedTuple, NotRequired, TypedDict
 
 Move = dict[str, Any]
