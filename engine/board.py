@@ -17,7 +17,6 @@ second): per-node data lives in parallel lists, and the hot loops are inlined.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import NamedTuple
 
 from engine.language import _
 from engine.tiles import CITY, DX, DY, FIELD, TERRAIN_NAME, CellInfo, RotatedTile, TileType, key_demand
@@ -27,14 +26,9 @@ NEIGHBOURS8 = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1,
 AREA_KINDS = ("cloister", "castle")
 Cell = tuple[int, int]
 Follower = tuple[int, int]  # (player index, node the figure stands on)
-
-
-class PlacedCell(NamedTuple):
-    """A board cell: which placement covers it, that placement's first node, and the cell's data."""
-
-    placement: int
-    first_node: int
-    info: CellInfo
+#: A board cell: (which placement covers it, that placement's first node, the cell's CellInfo);
+#: a plain tuple for the placement loop (see engine.tiles on CellInfo)
+PlacedCell = tuple[int, int, CellInfo]
 
 
 class Placement:
@@ -335,7 +329,7 @@ class Board:
         infos = rt.cell_info
         for info in infos:
             c = (x + info[0], y + info[1])
-            cells[c] = PlacedCell(pidx, first, info)
+            cells[c] = (pidx, first, info)
             frontier.pop(c, None)
         if self.watched:
             for info in infos:
@@ -400,9 +394,12 @@ class Board:
         """Roots of the roads and cities of a placement that are now complete."""
         out = []
         p = self.placements[pidx]
-        first, find, open_ = p.first_node, self.find, self.open
+        first, parent, open_ = p.first_node, self.parent, self.open
         for si in p.tile.closable:
-            r = find(first + si)
+            r = first + si
+            while parent[r] != r:  # find() inlined, with its path compression
+                parent[r] = parent[parent[r]]
+                r = parent[r]
             if open_[r] == 0 and r not in out:
                 out.append(r)
         return out

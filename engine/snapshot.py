@@ -28,6 +28,7 @@ from engine.catalog import TILE_TYPES
 from engine.game import Game
 from engine.moves import Move
 from engine.record import Record, new_game
+from engine.tiles import CELL_DX, CELL_DY, CELL_INDEX
 
 STATE_FORMAT = 1
 
@@ -86,7 +87,7 @@ def dump(game: Game) -> bytes:
         game.bag,
         game.bag_pos,
         [(p.tile.id, p.x, p.y, p.rot, p.first_node) for p in b.placements],
-        [(cell, placed.placement, placed.info.cell) for cell, placed in b.cells.items()],
+        [(cell, placed[0], placed[2][CELL_INDEX]) for cell, placed in b.cells.items()],
         b.frontier,
         b.parent,
         b.nxt,
@@ -140,9 +141,9 @@ def _restore(game: Game, state: Any, moves: list[Move]) -> None:
     for cell, pidx, ci in cells:
         p = board.placements[pidx]
         info = p.tile.rotations[p.rot // 90].cell_info[ci]
-        if info.cell != ci or cell != (p.x + info.dx, p.y + info.dy):
+        if info[CELL_INDEX] != ci or cell != (p.x + info[CELL_DX], p.y + info[CELL_DY]):
             raise BadSnapshot("the snapshot's board is damaged")
-        board_cells[cell] = PlacedCell(pidx, p.first_node, info)
+        board_cells[cell] = (pidx, p.first_node, info)
     board.cells = board_cells
     board.frontier = frontier
     board.parent, board.nxt, board.kind, board.node_place = parent, nxt, kind, node_place
