@@ -150,7 +150,7 @@ class TileType:
         self.distinct_rots: tuple[int, ...] = (0, 90, 180, 270)
         # Packed edge demand -> fitting rotations (all of them / one per distinct look),
         # for every possible demand; filled on first use (see ``fit_tables``).
-        self._fit_tables: tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]] | None = None
+        self._fit_tables: tuple[FitTable, FitTable] | None = None
         # Per-segment columns, copied onto the board's node arrays in one go.
         self.seg_kinds: list[str] = []
         self.seg_open: list[int] = []
@@ -162,25 +162,27 @@ class TileType:
     def __repr__(self) -> str:
         return f"TileType({self.id!r})"
 
-    def fit_tables(self) -> tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]]:
+    def fit_tables(self) -> tuple[FitTable, FitTable]:
         """(all, distinct): packed demand -> rotations of this single-cell tile that match.
 
         Built once for every demand a cell can have (4 directions x 5 terrains),
-        so that looking up a frontier cell is one plain dict access.
+        so that looking up a frontier cell is one list index.
         """
         if self._fit_tables is None:
             self._fit_tables = _fit_tables(self.terrain[0], self.distinct_rots)
         return self._fit_tables
 
 
-#: every packed demand a cell can have (4 directions x 5 terrains, 0: no neighbour)
-_ALL_KEYS = tuple(a | b << 3 | c << 6 | d << 9 for a in range(5) for b in range(5) for c in range(5) for d in range(5))
+#: one more than the largest packed demand a cell can have (4 directions x 5 terrains, 0: no neighbour)
+_KEY_SPACE = 1 + (RIVER | RIVER << 3 | RIVER << 6 | RIVER << 9)
+#: a fit table: packed demand -> rotations (a list indexed by the demand: looking up every
+#: frontier cell is the inner loop of listing placements, and indexing a list is cheaper than
+#: a dict lookup)
+FitTable = list[tuple[int, ...]]
 
 
 @functools.cache
-def _fit_tables(
-    edges: tuple[int, int, int, int], distinct_rots: tuple[int, ...]
-) -> tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]]:
+def _fit_tables(edges: tuple[int, int, int, int], distinct_rots: tuple[int, ...]) -> tuple[FitTable, FitTable]:
     # Shared by every tile type with the same edges (all the U variants, say).
     # A rotation fits a demand when every demanded direction has its terrain: the
     # demands it fits are the 16 subsets of its own edges, so only those are listed
@@ -194,10 +196,11 @@ def _fit_tables(
             rots = fitting.get(key, ())
             if 90 * q not in rots:
                 fitting[key] = rots + (90 * q,)
-    every: dict[int, tuple[int, ...]] = dict.fromkeys(_ALL_KEYS, ())
-    every.update(fitting)
-    distinct: dict[int, tuple[int, ...]] = dict.fromkeys(_ALL_KEYS, ())
-    distinct.update((key, tuple(r for r in rots if r in distinct_rots)) for key, rots in fitting.items())
+    every: FitTable = [()] * _KEY_SPACE
+    distinct: FitTable = [()] * _KEY_SPACE
+    for key, rots in fitting.items():
+        every[key] = rots
+        distinct[key] = tuple(r for r in rots if r in distinct_rots)
     return every, distinct
 
 
