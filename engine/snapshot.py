@@ -43,12 +43,12 @@ SAVED = frozenset(
 #: ``start_events`` (what the first turn's start said) stays empty in a restored game
 FROM_SETUP = frozenset(
     (
-        "players", "sets", "seed", "expansions", "_hooks", "_figure_extras", "chain", "_position", "_hot",
-        "_setup_tiles", "start_tile", "initial_bag", "start_events", "moves",
+        "players", "sets", "seed", "expansions", "_hooks", "_figure_extras", "chain", "_runner",
+        "initial_bag", "start_events", "moves",
     )
 )  # fmt: skip
 #: scratch attributes that hold nothing between two moves (a clone resets them too)
-TRANSIENT = frozenset(("scratch", "_checked_node", "_fitting"))
+TRANSIENT = frozenset(("scratch",))
 
 
 class BadSnapshot(ValueError):
@@ -78,8 +78,8 @@ def dump(game: Game) -> bytes:
         game.finished,
         game.drawn.id if game.drawn is not None else None,
         game.placement,
-        # A replayed tile step only checked that the tile fits somewhere (``_fitting``); the
-        # snapshot keeps the finished list instead, so the raw fits need not be saved.
+        # A replayed tile step only checked that the tile fits somewhere (the list is made
+        # when asked for); the snapshot keeps the finished list.
         game.tile_placements() if game._placements is None and game.drawn is not None else game._placements,
         game._figure_options,
         game._figure_blocked,
@@ -161,5 +161,3 @@ def _restore(game: Game, state: Any, moves: list[Move]) -> None:
     game.bag, game.bag_pos = bag, bag_pos
     game.moves = list(moves)
     game.scratch = {}
-    game._checked_node = (None, 0)
-    game._fitting = {}
