@@ -248,7 +248,10 @@ class PlaceFigure(Step):
         return _("place a figure or pass")
 
     def _extra(self, game: Game, move: Move) -> FigureOption | None:
-        return next((o for o in game._figure_extras if o.owns(move)), None)
+        for option in game._figure_extras:
+            if option.owns(move):
+                return option
+        return None
 
     def label(self, game: Game, move: Move) -> str:
         extra = self._extra(game, move)
@@ -417,7 +420,7 @@ class Game:
         for key in given:
             if key not in accepted:
                 raise BadSetup(f"the option {key!r} needs a set that uses it (none of {', '.join(self.sets)} does)")
-        self._hooks = {h: overridden(self.expansions, h) for h in HOOKS}
+        self._hooks = {h: overridden(self.expansions, h) if self.expansions else [] for h in HOOKS}
         self._figure_extras: list[FigureOption] = [o for e in self.expansions for o in e.figure_options()]
         self.chain = build_chain(self.expansions)
         # What the chain's runner and ``apply`` need of the steps, looked up once (see _runner_table):

@@ -22,7 +22,10 @@ DECORATIONS = ("farmhouse", "stable", "garden", "highwayman")
 
 
 def _state(game: Game) -> dict:
-    return game.state.setdefault("toll", {"houses": {}, "flip": []})
+    state = game.state.get("toll")
+    if state is None:  # (not setdefault: that would build a new state at every call)
+        state = game.state["toll"] = {"houses": {}, "flip": []}
+    return state
 
 
 def village_cells(game: Game) -> list[tuple[int, int]]:
