@@ -17,7 +17,6 @@ second): per-node data lives in parallel lists, and the hot loops are inlined.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import NamedTuple
 
 from engine.language import _
 from engine.tiles import CITY, DX, DY, FIELD, TERRAIN_NAME, CellInfo, RotatedTile, TileType, key_demand
@@ -27,14 +26,9 @@ NEIGHBOURS8 = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1,
 AREA_KINDS = ("cloister", "castle")
 Cell = tuple[int, int]
 Follower = tuple[int, int]  # (player index, node the figure stands on)
-
-
-class PlacedCell(NamedTuple):
-    """A board cell: which placement covers it, that placement's first node, and the cell's data."""
-
-    placement: int
-    first_node: int
-    info: CellInfo
+#: A board cell: (which placement covers it, that placement's first node, the cell's CellInfo);
+#: a plain tuple for the placement loop (see engine.tiles on CellInfo)
+PlacedCell = tuple[int, int, CellInfo]
 
 
 class Placement:
@@ -273,6 +267,17 @@ class Board:
             found.setdefault((x, y), []).append(rot)
         return {c: tuple(rots) for c, rots in sorted(found.items())}
 
+    def each_fit(self, tile: TileType) -> Iterator[tuple[int, int, int]]:
+        """(x, y, rot) of every placement ``fitting_placements`` lists, found one by one (for a
+        multi-cell tile not in the same order): a caller that needs only one stops early."""
+        if tile.multi_cell:
+            yield from self.multi_fits(tile)
+            return
+        table = (tile._fit_tables or tile.fit_tables())[1]
+        for (x, y), key in self.frontier.items():
+            for rot in table[key]:
+                yield x, y, rot
+
     def multi_fits(self, tile: TileType) -> Iterator[tuple[int, int, int]]:
         """(x, y, rot) of every way a multi-cell tile matches all edges (one rotation per
         distinct look), found one by one: a caller that needs only one stops early."""
@@ -331,18 +336,16 @@ class Board:
         open_.extend(tile.seg_open)
         self.pennants.extend(tile.seg_pennants)
         self.followers.extend([None] * n)
-        cells, frontier = self.cells, self.frontier
+        cells, frontier, watched = self.cells, self.frontier, self.watched
         infos = rt.cell_info
         for info in infos:
             c = (x + info[0], y + info[1])
-            cells[c] = PlacedCell(pidx, first, info)
+            cells[c] = (pidx, first, info)
             frontier.pop(c, None)
-        if self.watched:
-            for info in infos:
-                c = (x + info[0], y + info[1])
-                for empty in self.watched.values():
+            if watched:
+                for empty in watched.values():
                     empty.discard(c)
-        merge = self._merge
+        nxt, pennants, followers, merge = self.nxt, self.pennants, self.followers, self._merge
         for info in infos:
             cx, cy = x + info[0], y + info[1]
             for _d, sx, sy, od, demand, t, es, h0, h1, o0, o1 in info[6]:
@@ -354,7 +357,7 @@ class Board:
                 if nb[0] == pidx:
                     continue
                 nfirst, ninfo = nb[1], nb[2]
-                # find() inlined: this loop runs for every edge of every tile.
+                # find() and _merge() inlined: this loop runs for every edge of every tile.
                 if t != FIELD:
                     ra = first + es
                     while parent[ra] != ra:
@@ -367,7 +370,16 @@ class Board:
                     if ra == rb:
                         open_[ra] -= 2
                     else:
-                        merge(ra, rb, 2)
+                        if ra > rb:  # the older node stays root
+                            ra, rb = rb, ra
+                        parent[rb] = ra
+                        nxt[ra], nxt[rb] = nxt[rb], nxt[ra]
+                        open_[ra] += open_[rb] - 2
+                        pennants[ra] += pennants[rb]
+                        fb = followers[rb]
+                        if fb:
+                            followers[ra] = (followers[ra] or []) + fb
+                            followers[rb] = None
                 if t != CITY:
                     nh = ninfo[5]
                     n0 = nh[o0]
@@ -380,7 +392,16 @@ class Board:
                         parent[rb] = parent[parent[rb]]
                         rb = parent[rb]
                     if ra != rb:
-                        merge(ra, rb, 0)
+                        if ra > rb:
+                            ra, rb = rb, ra
+                        parent[rb] = ra
+                        nxt[ra], nxt[rb] = nxt[rb], nxt[ra]
+                        open_[ra] += open_[rb]
+                        pennants[ra] += pennants[rb]
+                        fb = followers[rb]
+                        if fb:
+                            followers[ra] = (followers[ra] or []) + fb
+                            followers[rb] = None
                     # Both halves of an edge usually belong to one field on each side.
                     n1 = nh[o1]
                     if h1 != h0 or n1 != n0:
@@ -400,9 +421,12 @@ class Board:
         """Roots of the roads and cities of a placement that are now complete."""
         out = []
         p = self.placements[pidx]
-        first, find, open_ = p.first_node, self.find, self.open
+        first, parent, open_ = p.first_node, self.parent, self.open
         for si in p.tile.closable:
-            r = find(first + si)
+            r = first + si
+            while parent[r] != r:  # find() inlined, with its path compression
+                parent[r] = parent[parent[r]]
+                r = parent[r]
             if open_[r] == 0 and r not in out:
                 out.append(r)
         return out

@@ -24,7 +24,7 @@ from engine.expansions import HOOKS, Expansion, overridden
 from engine.expansions.registry import EXPANSIONS, event_owner, expansion_classes, scored_feature_word
 from engine.language import N_, _, ngettext, sentence
 from engine.moves import BadSetup, Event, IllegalMove, Move, Option, Question
-from engine.steps import FigureOption, Step
+from engine.steps import ASKS, DONE, GAME_OVER, FigureOption, Step
 from engine.tiles import TileType
 from engine.words import cell, feature_phrase, feature_word, names, role, tile_name
 
@@ -71,7 +71,7 @@ class NewTurn(Step):
         game.actor = game.current
         if game.bag_pos >= len(game.bag) and not any(h(game) for h in game._hooks["may_continue"]):
             game._end_game(events)
-            return None
+            return GAME_OVER
         game.turn += 1
         return None
 
@@ -95,13 +95,15 @@ class Deal(Step):
             if any(h(game) for h in game._hooks["may_continue"]):
                 return TurnStart.name  # e.g. a castle may still be placed
             game._end_game(events)
-            return None
+            return GAME_OVER
         tile = TILE_TYPES[game.bag[game.bag_pos]]
         game.bag_pos += 1
         game.drawn = tile
         events.append({"type": "tile_drawn", "player": game.players[game.current], "tile": tile.id})
-        for hook in game._hooks["on_draw"]:
-            hook(game, tile, events)
+        on_draw = game._hooks["on_draw"]
+        if on_draw:
+            for hook in on_draw:
+                hook(game, tile, events)
         return None
 
 
@@ -114,21 +116,24 @@ class PlaceTile(Step):
     def enter(self, game: Game, events: list[Event]) -> str | None:
         tile = game.drawn
         if tile is None or game.placement is not None:
-            return None
-        placements = game.board.fitting_placements(tile)
+            return DONE
         problems = game._hooks["placement_problem"]
         if problems:
-            # Only whether the tile can go somewhere is needed now; the full list is
-            # made when asked for (``Game.tile_placements``: a replay never asks).
-            game._fitting, game._placements = placements, None
-            if any(
-                not any(h(game, tile, x, y, r) for h in problems) for (x, y), rots in placements.items() for r in rots
-            ):
-                return None
+            # Only whether the tile can go somewhere is needed now, and the search stops at
+            # the first place found; the list is made when asked for (``Game.tile_placements``:
+            # a replay never asks).
+            game._placements = None
+            for x, y, r in game.board.each_fit(tile):
+                for h in problems:
+                    if h(game, tile, x, y, r):
+                        break
+                else:
+                    return ASKS
         else:
+            placements = game.board.fitting_placements(tile)
             game._placements = placements
             if placements:
-                return None
+                return ASKS
         game.drawn = None
         if not any(h(game, tile, events) for h in game._hooks["unplaceable"]):
             events.append({"type": "tile_discarded", "tile": tile.id})
@@ -179,30 +184,40 @@ class PlaceFigure(Step):
     def enter(self, game: Game, events: list[Event]) -> str | None:
         game._figure_options = {}
         if game.placement is None:
-            return None
+            return DONE
         allowed = game._hooks["figure_allowed"]
         if allowed and not all(h(game) for h in allowed):
             game._figure_blocked = True
-            return None
+            return DONE
         game._figure_blocked = False
         if game.supply[game.current] > 0:
             board = game.board
             p = board.placements[game.placement]
             canonical = p.tile.rotations[p.rot // 90].canonical
-            kinds, followers, find = board.kind, board.followers, board.find
-            first = p.first_node
+            kinds, followers, parent = board.kind, board.followers, board.parent
+            n = p.first_node
             options: dict[int, tuple[int, str]] = {}
-            for si, target in enumerate(canonical):
-                n = first + si
-                if not followers[find(n)] and kinds[n] in FOLLOWER_KINDS:
+            for target in canonical:
+                # Board.find inlined (with the same path compression): it runs for every segment.
+                r = n
+                while parent[r] != r:
+                    parent[r] = parent[parent[r]]
+                    r = parent[r]
+                if not followers[r] and kinds[n] in FOLLOWER_KINDS:
                     options[n] = target
-            game._figure_options = options
-        return None
+                n += 1
+            if options:
+                game._figure_options = options
+                return ASKS
+        return ASKS if self.asks(game) else DONE
 
     def asks(self, game: Game) -> bool:
         if game.placement is None or game._figure_blocked:
             return False
-        return bool(game._figure_options) or any(o.moves(game) for o in game._figure_extras)
+        if game._figure_options:
+            return True
+        extras = game._figure_extras
+        return bool(extras) and any(o.moves(game) for o in extras)
 
     def _tile_moves(self, game: Game) -> list[Move]:
         moves: list[Move] = []
@@ -226,11 +241,17 @@ class PlaceFigure(Step):
     def pass_label(self, game: Game) -> str | None:
         return _("no figure this turn")
 
+    def may_pass(self, game: Game) -> bool:
+        return True
+
     def prompt(self, game: Game) -> str:
         return _("place a figure or pass")
 
     def _extra(self, game: Game, move: Move) -> FigureOption | None:
-        return next((o for o in game._figure_extras if o.owns(move)), None)
+        for option in game._figure_extras:
+            if option.owns(move):
+                return option
+        return None
 
     def label(self, game: Game, move: Move) -> str:
         extra = self._extra(game, move)
@@ -259,16 +280,15 @@ class PlaceFigure(Step):
             if game.supply[game.current] == 0:
                 raise IllegalMove(_("you have no follower left in your supply"))
             raise IllegalMove(_("{place} already has a follower on its feature").format(place=str(move.get("at"))[:40]))
-        game._checked_node = (move, node)  # play() follows with the same move: no second look-up
+        game.scratch[_CHECKED_FOLLOWER] = (move, node)  # play() follows with the same move: no second look-up
 
     def play(self, game: Game, move: Move, events: list[Event]) -> bool:
         extra = self._extra(game, move) if move["type"] != "pass" and game._figure_extras else None
         if extra is not None:
             extra.play(game, move, events)
         elif move["type"] == "meeple":
-            checked, node = game._checked_node
+            checked, node = game.scratch.pop(_CHECKED_FOLLOWER, (None, 0))
             game._put_follower(game.current, node if checked is move else game._target_node(move), events)
-        game._checked_node = (None, 0)
         game._figure_options = {}
         return True
 
@@ -280,21 +300,24 @@ class Score(Step):
 
     def enter(self, game: Game, events: list[Event]) -> str | None:
         board = game.board
+        hooks = game._hooks
         candidates: list[int] = []
         if game.placement is not None:
             candidates = board.completed_by(game.placement)
-        for hook in game._hooks["completed_roots"]:
+        for hook in hooks["completed_roots"]:
             for r in hook(game):
                 if r not in candidates and board.is_complete(r):
                     candidates.append(r)
-        on_completed = game._hooks["on_completed"]
-        for root in candidates:
-            if board.followers[root]:
-                game.score_feature(root, False, events)
-            for hook in on_completed:
-                hook(game, root, events)
-        for node in board.completed_areas():
-            game.score_feature(node, False, events)
+        if candidates:
+            on_completed, followers = hooks["on_completed"], board.followers
+            for root in candidates:
+                if followers[root]:
+                    game.score_feature(root, False, events)
+                for hook in on_completed:
+                    hook(game, root, events)
+        if board.watched:
+            for node in board.completed_areas():
+                game.score_feature(node, False, events)
         return None
 
 
@@ -304,18 +327,22 @@ class EndTurn(Step):
     name = "end_turn"
 
     def enter(self, game: Game, events: list[Event]) -> str | None:
-        for hook in game._hooks["end_of_turn"]:
+        hooks = game._hooks
+        for hook in hooks["end_of_turn"]:
             hook(game, events)
-        player, turn = game.players[game.current], game.turn
+        players, current = game.players, game.current
         nxt = None
-        for hook in game._hooks["next_player"]:
+        for hook in hooks["next_player"]:
             nxt = hook(game)
             if nxt is not None:
                 break
-        game.current = (game.current + 1) % len(game.players) if nxt is None else nxt
-        events.append({"type": "turn_ended", "player": player, "turn": turn, "next": game.players[game.current]})
+        game.current = nxt = (current + 1) % len(players) if nxt is None else nxt
+        events.append({"type": "turn_ended", "player": players[current], "turn": game.turn, "next": players[nxt]})
         return NewTurn.name
 
+
+#: scratch key of the follower move the figure step checked last, and its node
+_CHECKED_FOLLOWER = "checked follower"
 
 CORE_CHAIN: tuple[type[Step], ...] = (NewTurn, TurnStart, Deal, PlaceTile, PlaceFigure, Score, EndTurn)
 # The chain goes round once per turn; a turn that loops more often than this is a bug.
@@ -337,6 +364,30 @@ def build_chain(expansions: list[Expansion]) -> list[Step]:
             step._inserted_after = step.after  # type: ignore[attr-defined]
             chain.insert(at, step)
     return chain
+
+
+def _runner_table(chain: list[Step]) -> list[tuple[Any, Any, int, str, Any]]:
+    """Per step of the chain, what the runner's loop needs: the bound ``enter`` and ``asks``
+    the step overrides (None: the base class's no-op), the position of the next step that
+    overrides either (steps that are only named points, such as ``turn_start``, are stepped
+    over), its name, and its bound ``actor`` if it says who answers (None: the player whose
+    turn it is). Made once per game: the loop runs several times a move, over steps of
+    many classes, where looking each method up on the step would cost more than the call."""
+    hot: list[tuple[Any, Any, int, str, Any]] = []
+    for i, step in enumerate(chain):
+        after = i + 1
+        while after < len(chain) and type(chain[after]).enter is Step.enter and type(chain[after]).asks is Step.asks:
+            after += 1
+        hot.append(
+            (
+                step.enter if type(step).enter is not Step.enter else None,
+                step.asks if type(step).asks is not Step.asks else None,
+                after,
+                step.name,
+                step.actor if type(step).actor is not Step.actor else None,
+            )
+        )
+    return hot
 
 
 class Game:
@@ -369,19 +420,16 @@ class Game:
         for key in given:
             if key not in accepted:
                 raise BadSetup(f"the option {key!r} needs a set that uses it (none of {', '.join(self.sets)} does)")
-        self._hooks = {h: overridden(self.expansions, h) for h in HOOKS}
+        self._hooks = {h: overridden(self.expansions, h) if self.expansions else [] for h in HOOKS}
         self._figure_extras: list[FigureOption] = [o for e in self.expansions for o in e.figure_options()]
         self.chain = build_chain(self.expansions)
-        self._position = {s.name: i for i, s in enumerate(self.chain)}
-        # The bound methods each step overrides (None: the base class's no-op), for the runner's loop.
-        self._hot = [
-            (
-                step.enter if type(step).enter is not Step.enter else None,
-                step.asks if type(step).asks is not Step.asks else None,
-            )
-            for step in self.chain
-        ]
-        self._setup_tiles = {t for e in self.expansions for t in e.setup_tiles}
+        # What the chain's runner and ``apply`` need of the steps, looked up once (see _runner_table):
+        # (the runner's table, per step (move types, bound check, bound play), step name -> position)
+        self._runner = (
+            _runner_table(self.chain),
+            [(step.move_types, step.check, step.play) for step in self.chain],
+            {s.name: i for i, s in enumerate(self.chain)},
+        )
 
         n = len(players)
         self.scores = [0] * n
@@ -396,21 +444,18 @@ class Game:
         self.finished = False
         self.drawn: TileType | None = None
         self.placement: int | None = None  # index of the tile placed this turn
-        # The drawn tile's legal placements (None: not listed yet, see ``tile_placements``),
-        # and where it matches the edges, before the expansions' rules.
+        # The drawn tile's legal placements (None: not listed yet, see ``tile_placements``).
         self._placements: dict[tuple[int, int], tuple[int, ...]] | None = {}
-        self._fitting: dict[tuple[int, int], tuple[int, ...]] = {}
         self._figure_options: dict[int, tuple[int, str]] = {}  # node -> (cell index, target), this turn
         self._figure_blocked = False
-        self._checked_node: tuple[Move | None, int] = (None, 0)  # the follower move checked last, and its node
         self.state: dict[str, Any] = {}  # expansion state, keyed by expansion name
         # Per-position caches of derived facts (never copied: a clone starts empty).
         self.scratch: dict[Any, Any] = {}
 
         rng = random.Random(seed)
-        self.start_tile = self._start_tile()
+        start_tile = self._start_tile()
         if pool is None:
-            bag = self._default_bag()
+            bag = self._default_bag(start_tile)
             rng.shuffle(bag)
             for hook in self._hooks["bag"]:
                 bag = hook(self, bag, rng)
@@ -421,7 +466,7 @@ class Game:
         self.bag_pos = 0
         for hook in self._hooks["setup"]:
             hook(self, rng, given)
-        self.board.place(TILE_TYPES[self.start_tile], 0, 0, 0)
+        self.board.place(TILE_TYPES[start_tile], 0, 0, 0)
         self.start_events: list[Event] = []
         if begin:  # (engine.snapshot sets up a game without, then puts a position in place)
             self._run(0, self.start_events)
@@ -434,30 +479,41 @@ class Game:
                 return str(tile_id)
         return BASE_START
 
+    def _setup_tiles(self) -> set[str]:
+        """Tiles that only ever start a game (never in the bag)."""
+        return {t for e in self.expansions for t in e.setup_tiles}
+
     def bag_tiles(self) -> list[str]:
         """Every tile id the chosen sets put in the bag, with repeats (catalog order)."""
         out: list[str] = []
+        setup_tiles = self._setup_tiles()
         for s in self.sets:
             tiles = SET_TILES.get(s, [])
             for hook in self._hooks["set_tiles"]:
                 tiles = hook(self, s, tiles)
-            out += expand([t for t in tiles if t.id not in self._setup_tiles])
+            out += expand([t for t in tiles if t.id not in setup_tiles])
         return out
 
-    def _default_bag(self) -> list[str]:
+    def _default_bag(self, start_tile: str) -> list[str]:
         bag = self.bag_tiles()
-        if self.start_tile in bag:
-            bag.remove(self.start_tile)
+        if start_tile in bag:
+            bag.remove(start_tile)
         return bag
+
+    @property
+    def start_tile(self) -> str:
+        """The tile the game started with, at (0, 0)."""
+        return self.board.placements[0].tile.id
 
     def _check_pool(self, pool: list[str]) -> list[str]:
         if not isinstance(pool, list):
             raise BadSetup("pool must be a list of tile ids")
         allowed = set(self.bag_tiles())
+        setup_tiles = self._setup_tiles()
         for tile_id in pool:
             if not isinstance(tile_id, str) or tile_id not in TILE_TYPES:
                 raise BadSetup(f"unknown tile id {str(tile_id)[:40]!r} in the pool")
-            if tile_id in self._setup_tiles:
+            if tile_id in setup_tiles:
                 raise BadSetup(f"{tile_id!r} is a setup tile and cannot be in the pool")
             if tile_id not in allowed:
                 raise BadSetup(f"tile {tile_id!r} is not part of the sets {', '.join(self.sets)}")
@@ -481,29 +537,35 @@ class Game:
     # ------------------------------------------------------------------ the chain
     def _run(self, index: int, events: list[Event]) -> None:
         """Go along the chain from ``index`` until a step asks or the game ends."""
-        hot = self._hot
+        hot, _answering, position = self._runner
         jumps = 0
         while True:
-            enter, asks = hot[index]
+            enter, asks, after, name, actor = hot[index]
             if enter is not None:
                 jump = enter(self, events)
                 if jump is not None:
-                    if self.finished:
-                        return
-                    jumps += 1
-                    if jumps > _MAX_STEPS_PER_RUN:
-                        raise RuntimeError("the turn's steps went round without asking anything")
-                    index = self._position[jump]
+                    if jump is DONE:
+                        index = after
+                        continue
+                    if jump is not ASKS:
+                        if self.finished:  # GAME_OVER
+                            return
+                        jumps += 1
+                        if jumps > _MAX_STEPS_PER_RUN:
+                            raise RuntimeError("the turn's steps went round without asking anything")
+                        index = position[jump]
+                        continue
+                elif asks is None or not asks(self):
+                    index = after
                     continue
-                if self.finished:
-                    return
-            if asks is not None and asks(self):
-                step = self.chain[index]
-                self._index = index
-                self.step = step.name
-                self.actor = step.actor(self)
-                return
-            index += 1
+            elif asks is None or not asks(self):
+                index = after
+                continue
+            # The step asks: the game waits for one of its moves.
+            self._index = index
+            self.step = name
+            self.actor = self.current if actor is None else actor(self)
+            return
 
     @property
     def current_step(self) -> Step | None:
@@ -527,11 +589,11 @@ class Game:
 
     def legal_moves(self) -> list[Move]:
         """Every legal move of the current step, passing included (empty once over)."""
-        step = self.current_step
-        if step is None:
+        if self.finished:
             return []
+        step = self.chain[self._index]
         moves = step.moves(self)
-        if step.pass_label(self) is not None:
+        if step.may_pass(self):
             moves.append({"type": "pass"})
         return moves
 
@@ -554,7 +616,10 @@ class Game:
 
     def legal_placements(self) -> dict[tuple[int, int], tuple[int, ...]]:
         """In the tile step: cell -> legal rotations of the drawn tile (one per distinct look)."""
-        return self.tile_placements() if self.step == "tile" and not self.finished else {}
+        if self.step != "tile" or self.finished:
+            return {}
+        placements = self._placements  # (tile_placements, without a call when listed already)
+        return placements if placements is not None else self.tile_placements()
 
     def tile_placements(self) -> dict[tuple[int, int], tuple[int, ...]]:
         """The drawn tile's legal placements, listed on first use (the tile step only
@@ -565,7 +630,8 @@ class Game:
             assert tile is not None
             problems = self._hooks["placement_problem"]
             placements = {}
-            for (x, y), rots in self._fitting.items():
+            # The board has not changed since the tile step began (it waits for this tile).
+            for (x, y), rots in self.board.fitting_placements(tile).items():
                 ok = tuple(r for r in rots if not any(h(self, tile, x, y, r) for h in problems))
                 if ok:
                     placements[(x, y)] = ok
@@ -598,32 +664,29 @@ class Game:
         """
         if self.finished:
             raise IllegalMove(_("the game is over"))
-        if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+        if not isinstance(move, dict) or not isinstance(mtype := move.get("type"), str):
             raise IllegalMove(_('a move is an object with a "type"'))
+        actor = self.players[self.actor]
         who = move.get("player")
-        if who is not None and who != self.players[self.actor]:
-            raise IllegalMove(
-                _("it is {player}'s turn, not {other}'s").format(player=self.players[self.actor], other=str(who)[:40])
-            )
-        step = self.chain[self._index]
-        mtype = move["type"]
-        if mtype not in step.move_types and not self._answers(step, move):
+        if who is not None and who != actor:
+            raise IllegalMove(_("it is {player}'s turn, not {other}'s").format(player=actor, other=str(who)[:40]))
+        index = self._index
+        move_types, check, play = self._runner[1][index]
+        if mtype not in move_types and not self._answers(self.chain[index], move):
             raise IllegalMove(self._wrong_step(mtype))
-        step.check(self, move)
-        entry = dict(move)
-        entry["player"] = self.players[self.actor]
+        check(self, move)
         events: list[Event] = []
-        self.moves.append(entry)
-        if step.play(self, move, events):
-            self._run(self._index + 1, events)
+        self.moves.append({**move, "player": actor})
+        if play(self, move, events):
+            self._run(index + 1, events)
         else:
-            self.actor = step.actor(self)
+            self.actor = self.chain[index].actor(self)
         return events
 
     def _answers(self, step: Step, move: Move) -> bool:
         """A pass where passing is allowed, or a move of an expansion's figure option."""
         if move["type"] == "pass":
-            return step.pass_label(self) is not None
+            return step.may_pass(self)
         return isinstance(step, PlaceFigure) and any(o.owns(move) for o in self._figure_extras)
 
     def _wrong_step(self, mtype: str) -> str:
@@ -643,8 +706,14 @@ class Game:
             raise IllegalMove(_('a placement needs whole numbers "x", "y" and "rot"'))
         if rot not in (0, 90, 180, 270):
             raise IllegalMove(_("rot must be 0, 90, 180 or 270"))
-        if not self.board.fits(tile, x, y, rot):
-            raise IllegalMove(self.board.mismatch(tile, x, y, rot) or _("the tile does not fit there"))
+        board = self.board
+        if tile.multi_cell:
+            fits = board.fits(tile, x, y, rot)
+        else:  # Board.fits inlined: this runs for every tile placed
+            key = board.frontier.get((x, y))
+            fits = key is not None and rot in (tile._fit_tables or tile.fit_tables())[0][key]
+        if not fits:
+            raise IllegalMove(board.mismatch(tile, x, y, rot) or _("the tile does not fit there"))
         for hook in self._hooks["placement_problem"]:
             problem = hook(self, tile, x, y, rot)
             if problem:
@@ -653,12 +722,12 @@ class Game:
 
     def put_tile(self, tile: TileType, x: int, y: int, rot: int, events: list[Event]) -> None:
         """Place a checked tile (or castle): the turn's placement."""
-        self.placement = self.board.place(tile, x, y, rot)
+        self.placement = placement = self.board.place(tile, x, y, rot)
         events.append(
             {"type": "tile_placed", "player": self.players[self.current], "tile": tile.id, "x": x, "y": y, "rot": rot}
         )
         for hook in self._hooks["on_place"]:
-            hook(self, self.placement, events)
+            hook(self, placement, events)
 
     def _target_node(self, move: Move) -> int:
         """The node a meeple move names on the tile placed this turn."""

@@ -57,13 +57,15 @@ def _check_move(i: int, move: Any, players: list[str]) -> None:
     for key, value in move.items():
         if not isinstance(key, str) or len(key) > 32:
             raise _bad_move(i, f"bad field name {_clip(key)}")
-        if _is_int(value):
+        kind = type(value)  # plain ints and texts (every field of a JSON move) checked first
+        if kind is int or (kind is not str and _is_int(value)):
             if abs(value) > MAX_NUMBER:
                 raise _bad_move(i, f"{key} is out of range")
-        elif not isinstance(value, str) or len(value) > MAX_NAME:
+        elif (kind is not str and not isinstance(value, str)) or len(value) > MAX_NAME:
             raise _bad_move(i, f"{key} must be a whole number or a short text, not {_clip(value)}")
     for key in MOVE_FIELDS_INT:
-        if key in move and not _is_int(move[key]):
+        value = move.get(key)
+        if value is not None and type(value) is not int and not _is_int(value):
             raise _bad_move(i, f"{key} must be a whole number")
     for key in ("tile", "castle"):
         if key in move and move[key] not in TILE_TYPES:

@@ -28,6 +28,7 @@ from engine.catalog import TILE_TYPES
 from engine.game import Game
 from engine.moves import Move
 from engine.record import Record, new_game
+from engine.tiles import CELL_DX, CELL_DY, CELL_INDEX
 
 STATE_FORMAT = 1
 
@@ -42,12 +43,12 @@ SAVED = frozenset(
 #: ``start_events`` (what the first turn's start said) stays empty in a restored game
 FROM_SETUP = frozenset(
     (
-        "players", "sets", "seed", "expansions", "_hooks", "_figure_extras", "chain", "_position", "_hot",
-        "_setup_tiles", "start_tile", "initial_bag", "start_events", "moves",
+        "players", "sets", "seed", "expansions", "_hooks", "_figure_extras", "chain", "_runner",
+        "initial_bag", "start_events", "moves",
     )
 )  # fmt: skip
 #: scratch attributes that hold nothing between two moves (a clone resets them too)
-TRANSIENT = frozenset(("scratch", "_checked_node", "_fitting"))
+TRANSIENT = frozenset(("scratch",))
 
 
 class BadSnapshot(ValueError):
@@ -77,8 +78,8 @@ def dump(game: Game) -> bytes:
         game.finished,
         game.drawn.id if game.drawn is not None else None,
         game.placement,
-        # A replayed tile step only checked that the tile fits somewhere (``_fitting``); the
-        # snapshot keeps the finished list instead, so the raw fits need not be saved.
+        # A replayed tile step only checked that the tile fits somewhere (the list is made
+        # when asked for); the snapshot keeps the finished list.
         game.tile_placements() if game._placements is None and game.drawn is not None else game._placements,
         game._figure_options,
         game._figure_blocked,
@@ -86,7 +87,7 @@ def dump(game: Game) -> bytes:
         game.bag,
         game.bag_pos,
         [(p.tile.id, p.x, p.y, p.rot, p.first_node) for p in b.placements],
-        [(cell, placed.placement, placed.info.cell) for cell, placed in b.cells.items()],
+        [(cell, placed[0], placed[2][CELL_INDEX]) for cell, placed in b.cells.items()],
         b.frontier,
         b.parent,
         b.nxt,
@@ -140,9 +141,9 @@ def _restore(game: Game, state: Any, moves: list[Move]) -> None:
     for cell, pidx, ci in cells:
         p = board.placements[pidx]
         info = p.tile.rotations[p.rot // 90].cell_info[ci]
-        if info.cell != ci or cell != (p.x + info.dx, p.y + info.dy):
+        if info[CELL_INDEX] != ci or cell != (p.x + info[CELL_DX], p.y + info[CELL_DY]):
             raise BadSnapshot("the snapshot's board is damaged")
-        board_cells[cell] = PlacedCell(pidx, p.first_node, info)
+        board_cells[cell] = (pidx, p.first_node, info)
     board.cells = board_cells
     board.frontier = frontier
     board.parent, board.nxt, board.kind, board.node_place = parent, nxt, kind, node_place
@@ -160,8 +161,6 @@ def _restore(game: Game, state: Any, moves: list[Move]) -> None:
     game.bag, game.bag_pos = bag, bag_pos
     game.moves = list(moves)
     game.scratch = {}
-    game._checked_node = (None, 0)
-    game._fitting = {}
 
 
 def dump_moves(moves: list[Move]) -> bytes:

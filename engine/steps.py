@@ -18,6 +18,13 @@ if TYPE_CHECKING:
     from engine.game import Game
 
 
+#: What ``enter`` may return besides None (then ``asks`` says whether the step asks) or the
+#: name of a step to go to: the step asks now, or it has nothing to ask (either way ``asks``
+#: is not called: ``enter`` has just found out), or it has ended the game. Return these very
+#: constants (the chain's runner tells them by identity).
+ASKS, DONE, GAME_OVER = "<asks>", "<done>", "<game over>"
+
+
 class Step:
     """One step of the turn. Automatic steps only override ``enter``."""
 
@@ -29,7 +36,8 @@ class Step:
     move_types: tuple[str, ...] = ()
 
     def enter(self, game: Game, events: list[Event]) -> str | None:
-        """Automatic work on arriving; may return the name of a step to go to instead."""
+        """Automatic work on arriving; may return the name of a step to go to instead, or
+        ASKS, DONE or GAME_OVER (see above)."""
         return None
 
     def asks(self, game: Game) -> bool:
@@ -48,6 +56,11 @@ class Step:
         """What passing means here, or None if the step cannot be passed."""
         return None
 
+    def may_pass(self, game: Game) -> bool:
+        """Whether passing is allowed now (``pass_label`` is not None; a step whose passing
+        never depends on the position may answer without wording the label)."""
+        return self.pass_label(game) is not None
+
     def prompt(self, game: Game) -> str:
         """The question in words, e.g. "place the drawn tile"."""
         return _("answer the {step} step").format(step=self.name)
@@ -58,7 +71,7 @@ class Step:
 
     def check(self, game: Game, move: Move) -> None:
         """Raise IllegalMove unless ``move`` is a legal move of this step now."""
-        if move["type"] == "pass" and self.pass_label(game) is None:
+        if move["type"] == "pass" and not self.may_pass(game):
             raise IllegalMove(
                 _("you cannot pass now: {player} must {question}").format(
                     player=game.players[game.actor], question=self.prompt(game)

@@ -68,32 +68,29 @@ def key_demand(key: int, d: int) -> int:
     return (key >> (3 * d)) & 7
 
 
-class EdgeLink(NamedTuple):
-    """One land edge of a placed cell, packed for the placement loop."""
-
-    d: int  # direction of the edge
-    step_x: int  # to the neighbouring cell
-    step_y: int
-    opposite: int  # the neighbour's direction facing back
-    demand: int  # this edge's terrain, shifted to where the neighbour's packed demand keeps it
-    terrain: int
-    edge_seg: int  # segment on this edge (roads, cities, rivers)
-    half0: int  # field segments on the edge's two halves
-    half1: int
-    opposite_half0: int  # the neighbour's half-edges touching them
-    opposite_half1: int
-
-
-class CellInfo(NamedTuple):
-    """What the board needs of one cell of a rotated tile when it is placed."""
-
-    dx: int  # offset from the tile's cell u0
-    dy: int
-    cell: int  # cell index in the tile
-    terrain: tuple[int, ...]
-    edge_seg: tuple[int, ...]  # per direction: segment index or -1
-    half_seg: tuple[int, ...]  # per half-edge: segment index or -1
-    links: tuple[EdgeLink, ...]
+# The placement loop's packed tuples. They are plain tuples, not NamedTuples: CPython 3.11
+# specializes indexing and unpacking of exact tuples only, and a NamedTuple there made every
+# placement about 10% slower (measured: instructions per random base game). Their fields:
+#
+# EdgeLink, one land edge of a placed cell:
+#   0 d: direction of the edge
+#   1 step_x, 2 step_y: to the neighbouring cell
+#   3 opposite: the neighbour's direction facing back
+#   4 demand: this edge's terrain, shifted to where the neighbour's packed demand keeps it
+#   5 terrain
+#   6 edge_seg: segment on this edge (roads, cities, rivers)
+#   7 half0, 8 half1: field segments on the edge's two halves
+#   9 opposite_half0, 10 opposite_half1: the neighbour's half-edges touching them
+EdgeLink = tuple[int, int, int, int, int, int, int, int, int, int, int]
+# CellInfo, what the board needs of one cell of a rotated tile when it is placed:
+#   0 dx, 1 dy: offset from the tile's cell u0
+#   2 cell: cell index in the tile
+#   3 terrain: per direction
+#   4 edge_seg: per direction, segment index or -1
+#   5 half_seg: per half-edge, segment index or -1
+#   6 links: its EdgeLinks
+CellInfo = tuple[int, int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[EdgeLink, ...]]
+CELL_DX, CELL_DY, CELL_INDEX = 0, 1, 2
 
 
 class RotatedTile:
@@ -153,7 +150,7 @@ class TileType:
         self.distinct_rots: tuple[int, ...] = (0, 90, 180, 270)
         # Packed edge demand -> fitting rotations (all of them / one per distinct look),
         # for every possible demand; filled on first use (see ``fit_tables``).
-        self._fit_tables: tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]] | None = None
+        self._fit_tables: tuple[FitTable, FitTable] | None = None
         # Per-segment columns, copied onto the board's node arrays in one go.
         self.seg_kinds: list[str] = []
         self.seg_open: list[int] = []
@@ -165,25 +162,27 @@ class TileType:
     def __repr__(self) -> str:
         return f"TileType({self.id!r})"
 
-    def fit_tables(self) -> tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]]:
+    def fit_tables(self) -> tuple[FitTable, FitTable]:
         """(all, distinct): packed demand -> rotations of this single-cell tile that match.
 
         Built once for every demand a cell can have (4 directions x 5 terrains),
-        so that looking up a frontier cell is one plain dict access.
+        so that looking up a frontier cell is one list index.
         """
         if self._fit_tables is None:
             self._fit_tables = _fit_tables(self.terrain[0], self.distinct_rots)
         return self._fit_tables
 
 
-#: every packed demand a cell can have (4 directions x 5 terrains, 0: no neighbour)
-_ALL_KEYS = tuple(a | b << 3 | c << 6 | d << 9 for a in range(5) for b in range(5) for c in range(5) for d in range(5))
+#: one more than the largest packed demand a cell can have (4 directions x 5 terrains, 0: no neighbour)
+_KEY_SPACE = 1 + (RIVER | RIVER << 3 | RIVER << 6 | RIVER << 9)
+#: a fit table: packed demand -> rotations (a tuple indexed by the demand: looking up every
+#: frontier cell is the inner loop of listing placements, and indexing is cheaper than a dict
+#: lookup)
+FitTable = tuple[tuple[int, ...], ...]
 
 
 @functools.cache
-def _fit_tables(
-    edges: tuple[int, int, int, int], distinct_rots: tuple[int, ...]
-) -> tuple[dict[int, tuple[int, ...]], dict[int, tuple[int, ...]]]:
+def _fit_tables(edges: tuple[int, int, int, int], distinct_rots: tuple[int, ...]) -> tuple[FitTable, FitTable]:
     # Shared by every tile type with the same edges (all the U variants, say).
     # A rotation fits a demand when every demanded direction has its terrain: the
     # demands it fits are the 16 subsets of its own edges, so only those are listed
@@ -197,11 +196,13 @@ def _fit_tables(
             rots = fitting.get(key, ())
             if 90 * q not in rots:
                 fitting[key] = rots + (90 * q,)
-    every: dict[int, tuple[int, ...]] = dict.fromkeys(_ALL_KEYS, ())
-    every.update(fitting)
-    distinct: dict[int, tuple[int, ...]] = dict.fromkeys(_ALL_KEYS, ())
-    distinct.update((key, tuple(r for r in rots if r in distinct_rots)) for key, rots in fitting.items())
-    return every, distinct
+    every: list[tuple[int, ...]] = [()] * _KEY_SPACE
+    distinct: list[tuple[int, ...]] = [()] * _KEY_SPACE
+    for key, rots in fitting.items():
+        every[key] = rots
+        distinct[key] = tuple(r for r in rots if r in distinct_rots)
+    # Tuples: immutable, shared, and of plain data the garbage collector stops looking at.
+    return tuple(every), tuple(distinct)
 
 
 _PORT = re.compile(r"^(\d*)([A-Z]+)$")
@@ -353,12 +354,12 @@ def _precompute_rotations(tile: TileType) -> None:
         for ci in range(len(tile.cells)):
             es, hs = rt.edge_seg[ci], rt.half_seg[ci]
             links = tuple(
-                EdgeLink(d, dx, dy, back, terrain[ci][d] << shift, terrain[ci][d], es[d], hs[h0], hs[h0 + 1], oh0, oh1)
+                (d, dx, dy, back, terrain[ci][d] << shift, terrain[ci][d], es[d], hs[h0], hs[h0 + 1], oh0, oh1)
                 for d, dx, dy, back, shift, h0, oh0, oh1 in _LINK_CONSTANTS
                 if terrain[ci][d] != NONE
             )
             dx, dy = offsets[ci]
-            rt.cell_info.append(CellInfo(dx, dy, ci, terrain[ci], es, hs, links))
+            rt.cell_info.append((dx, dy, ci, terrain[ci], es, hs, links))
         tile.rotations.append(rt)
         # Two rotations are the same placement when they draw the same tile: same
         # cells, edges and segments (with their attributes) in board orientation.

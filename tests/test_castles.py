@@ -262,7 +262,7 @@ def test_the_drawn_tiles_placements_are_listed_only_when_asked_and_then_by_every
             assert game._placements is None  # not listed yet: the step needed no list
             listed = game.legal_placements()
             assert listed
-            for (x, y), rots in game._fitting.items():
+            for (x, y), rots in game.board.fitting_placements(game.drawn).items():  # where the edges match
                 for rot in rots:
                     move = {"type": "tile", "x": x, "y": y, "rot": rot}
                     try:

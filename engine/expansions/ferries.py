@@ -145,6 +145,9 @@ class MoveFerries(Step):
     def pass_label(self, game: Game) -> str | None:
         return _("leave the ferries as they are")
 
+    def may_pass(self, game: Game) -> bool:
+        return True
+
     def prompt(self, game: Game) -> str:
         return _("move a ferry on a road you extended, or leave them")
 
@@ -248,6 +251,8 @@ class Ferries(Expansion):
     @staticmethod
     def first_ferries(game: Game) -> list[str]:
         """Cells of the first ferry met on each road the new tile extended."""
+        if not _state(game)["at"]:
+            return []  # no ferry on the board yet: none to meet
         board = game.board
         p = board.placements[game.placement]  # type: ignore[index]
         own = set(p.cells)

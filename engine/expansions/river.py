@@ -21,7 +21,7 @@ import functools
 import random
 from typing import TYPE_CHECKING, NamedTuple
 
-from engine.catalog import TILE_TYPES, tile_set
+from engine.catalog import TILE_TYPES
 from engine.expansions import Event, Expansion
 from engine.language import _, sentence
 from engine.tiles import DX, DY, edge_key
@@ -41,8 +41,12 @@ LAKES = ("river1.lake", "river2.volcano_lake")
 SEARCH_BUDGET = 2_000
 
 
+_RIVER_PREFIXES = tuple(f"{s}." for s in RIVER_SETS)
+
+
 def is_river(tile_id: str) -> bool:
-    return tile_set(tile_id) in RIVER_SETS
+    # tile_set(tile_id) in RIVER_SETS, without splitting the id (this runs for every placement tried)
+    return tile_id.startswith(_RIVER_PREFIXES) or tile_id in RIVER_SETS
 
 
 def _key(x: int, y: int) -> str:
@@ -624,7 +628,11 @@ class River(Expansion):
 
     @staticmethod
     def last_river_tile(game: Game) -> bool:
-        return not any(is_river(t) for t in game.remaining_tiles())
+        """No river tile is left to draw. The river tiles come first in the bag (the ``bag``
+        hook puts them there, ``check_pool`` refuses a pool that does not, and a returned
+        tile goes back among them), so only the next tile needs a look."""
+        bag, pos = game.bag, game.bag_pos
+        return pos >= len(bag) or not is_river(bag[pos])
 
     # ------------------------------------------------------------------ the extra turn
     def figure_allowed(self, game: Game) -> bool:

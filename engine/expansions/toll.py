@@ -22,11 +22,22 @@ DECORATIONS = ("farmhouse", "stable", "garden", "highwayman")
 
 
 def _state(game: Game) -> dict:
-    return game.state.setdefault("toll", {"houses": {}, "flip": []})
+    state = game.state.get("toll")
+    if state is None:  # (not setdefault: that would build a new state at every call)
+        state = game.state["toll"] = {"houses": {}, "flip": []}
+    return state
 
 
 def village_cells(game: Game) -> list[tuple[int, int]]:
-    return [(p.x, p.y) for p in game.board.placements if p.tile.village]
+    """The cells of the village tiles placed so far, in placement order."""
+    # Asked whenever the figure step has no follower to offer: the list is kept in the game's
+    # scratch and only the placements made since it was last asked are looked at.
+    placements = game.board.placements
+    seen, cells = game.scratch.get("toll villages", (0, ()))
+    if seen < len(placements):
+        cells += tuple((p.x, p.y) for p in placements[seen:] if p.tile.village)
+        game.scratch["toll villages"] = (len(placements), cells)
+    return list(cells)
 
 
 def village_roads(game: Game, cell: tuple[int, int]) -> list[int]:
