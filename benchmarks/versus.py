@@ -2,7 +2,8 @@
 [--games-before DIR] [--replay-before DIR] [--rounds R] [--games N] [--replays N]``.
 
 - ``--games-before DIR``: random 2-player base games per second (``Game(["Ann", "Bob"],
-  ["base"], seed=s)``, ``RandomPlayer(s)``, moves until the game is over), N games per process;
+  ["base"], seed=s)``, ``RandomPlayer(s)``, moves until the game is over), N games per process,
+  and the same with Castles in Germany (``["base", "castles"]``);
   e.g. ``git worktree add /tmp/before 27deb1d``, the engine before the turn became a chain of
   steps. Each process also prints a digest of the games' records (played again, untimed):
   the same seeds must give the same games in both checkouts.
@@ -51,13 +52,13 @@ from engine import Game
 from engine.ai import RandomPlayer
 
 def play(seed):
-    game = Game(["Ann", "Bob"], ["base"], seed=seed)
+    game = Game(["Ann", "Bob"], sets, seed=seed)
     ai = RandomPlayer(seed)
     while not game.finished:
         game.apply(ai.choose(game))
     return game
 
-n = int(sys.argv[1])
+n, sets = int(sys.argv[1]), sys.argv[2].split(",")
 play(n)  # warm-up: tile tables, code paths
 start = time.perf_counter()
 for seed in range(n):
@@ -145,16 +146,9 @@ def main() -> None:
     rows = []
     if args.games_before:
         dirs = {"now": here, "before": os.path.abspath(args.games_before)}
-        rows.append(
-            compare(
-                f"random base games per second ({args.games} games)",
-                ">= before",
-                dirs,
-                args.rounds,
-                GAMES,
-                str(args.games),
-            )
-        )
+        for sets, goal in (("base", ">= before"), ("base,castles", ">= 1.25x")):
+            label = f"random {sets.replace(',', '+')} games per second ({args.games} games)"
+            rows.append(compare(label, goal, dirs, args.rounds, GAMES, str(args.games), sets))
     if args.replay_before:
         dirs = {"now": here, "before": os.path.abspath(args.replay_before)}
         with tempfile.TemporaryDirectory() as folder:
