@@ -15,6 +15,7 @@ import pytest
 import service.games as games_module
 from service import AlreadyPlayed, GameCorrupted, GameService, LobbyOptions, ServiceError
 from storage import Store, open_database
+from storage.migrations import MIGRATIONS
 from storage.store import Corrupted
 from tests.helpers import Clock
 
@@ -542,3 +543,33 @@ async def test_finished_and_aborted_games_leave_the_cache_and_it_is_bounded(env,
     while not view.finished:
         view = (await play_turn(service, view)).turn
     assert solo.id not in service._games
+
+
+async def test_a_database_with_text_snapshots_upgrades_and_its_games_load(tmp_path, monkeypatch):
+    """Before migration 6 a snapshot was base64 in JSON text: the migration drops them (a
+    cache), and each game's next load replays its log and writes a snapshot of bytes."""
+    import storage.database
+
+    path = tmp_path / "old.db"
+    monkeypatch.setattr(storage.database, "MIGRATIONS", [m for m in MIGRATIONS if m[0] < 6])
+    db = await open_database(path)
+    service = GameService(Store(db), Clock(), new_seed=itertools.count(1).__next__)
+    gid, view = await open_game(service, seed=4)
+    while view.version < 12:
+        view = (await play_turn(service, view)).turn
+    await sql(service, """UPDATE snapshots SET state = '{"state": 1, "seq": 10, "data": "gAU="}'""")
+    await db.close()
+    monkeypatch.undo()
+
+    db = await open_database(path)
+    try:
+        assert await db.schema_version() == MIGRATIONS[-1][0]
+        fresh = GameService(Store(db), Clock())
+        assert await fresh.store.snapshot(gid) is None  # the text ones are gone
+        again = await fresh.turn(gid)
+        assert (again.version, again.scores, again.tile) == (view.version, view.scores, view.tile)
+        seq, _engine, state = await fresh.store.snapshot(gid)
+        assert seq == view.version and isinstance(state, bytes)
+        assert await GameService(Store(db), Clock()).export(gid) == await fresh.export(gid)
+    finally:
+        await db.close()
