@@ -28,8 +28,8 @@ Figures of the engine-speed work (2 shared cores, 11 rounds; ``--games-before`` 
     replay ms, base, 2 players                  1.10 (1.07-1.70)  1.32 (1.27-2.15)   0.83 (0.50-1.26)     yes
 
 Random base+castles games per second against 27deb1d: 1.53 (1.47-1.68) per pair (5 rounds of
-200 games; the goal was 1.25x). Against f40f07b, random base games per second: 1.20 (1.08-1.32) per pair (9 rounds). Counted
-instructions (callgrind, no drift): a random base game 9.44M at 27deb1d, 10.09M at f40f07b,
+200 games; the goal was 1.25x). Against f40f07b, random base games per second: 1.20 (1.08-1.32)
+per pair (9 rounds). Counted instructions (callgrind, no drift): a random base game 9.44M at 27deb1d, 10.09M at f40f07b,
 9.13M now; the every-set replay 72.0M at f40f07b, 57.6M now (a third of it the river's
 completability searches).
 """
