@@ -37,13 +37,13 @@ completability searches).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
 
+from benchmarks.cold import records
 from benchmarks.table import print_grid
 
 # Run inside the checkout measured (its own engine; the API both versions share).
@@ -120,19 +120,6 @@ def compare(label: str, goal: str, dirs: dict[str, str], rounds: int, code: str,
         f"{statistics.median(pairs):.2f} ({min(pairs):.2f}-{max(pairs):.2f})",
         same,
     ]
-
-
-def records(folder: str) -> dict[str, str]:
-    """The records replayed, written to ``folder``: name -> path."""
-    from benchmarks.pictures import EVERY_SET, played
-
-    games = {"every set, 6 players": played(EVERY_SET, 6, 9), "base, 2 players": played(["base"], 2, 3)}
-    paths = {}
-    for i, (name, game) in enumerate(games.items()):
-        paths[name] = os.path.join(folder, f"record{i}.json")
-        with open(paths[name], "w", encoding="utf-8") as fh:
-            json.dump(game.to_json(), fh)
-    return paths
 
 
 def main() -> None:
