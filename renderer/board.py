@@ -345,7 +345,7 @@ def legend_band(game: Game, width: int, text: int, note: str = "", pad: int = 8,
             turn=game.turn, n=game.bag_left
         )
     heads = [status + (f" · {note}" if note else "")]
-    if line_width(heads[0], text) > width - 2 * pad:
+    if note and line_width(heads[0], text) > width - 2 * pad:
         heads = [status, note]  # too wide for one line: the note gets its own
     out = Image.new("RGB", (width, pad * 2 + row * (n_rows + len(heads))), pal.MARGIN_BG)
     top = pad

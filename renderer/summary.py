@@ -148,7 +148,8 @@ def _merged(boxes: list[Box], most: int | None = None) -> list[Box]:
 
 def _write_frame(out: io.BytesIO, box: Box, image: Image.Image, duration: int) -> None:
     """One frame: ``image`` (in the fixed palette) drawn at ``box``'s corner over the frames before."""
-    out.write(b"".join(GifImagePlugin.getdata(image, offset=box[:2], duration=duration)))
+    # Disposal 1: the frame stays under the next one (what viewers do with "unspecified" too).
+    out.write(b"".join(GifImagePlugin.getdata(image, offset=box[:2], duration=duration, disposal=1)))
 
 
 class _ReplayFrames:
@@ -189,6 +190,9 @@ class _ReplayFrames:
 
     def legend_change(self) -> Box | None:
         band = palettised(self.legend())
+        # Same layout every frame (no note, room for the final scores): a band of another
+        # size would leave rows of the old one on screen.
+        assert band.size == self.band.size, (band.size, self.band.size)
         changed = ImageChops.subtract_modulo(band, self.band).getbbox()
         self.band = band
         if changed is None:

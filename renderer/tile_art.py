@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import math
+import sys
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
@@ -275,7 +276,7 @@ def flood_fill(img: Image.Image, seed: tuple[int, int], colour: tuple[int, int, 
     w, h = img.size
     px = memoryview(bytearray(img.tobytes())).cast("I")
     target = px[seed[1] * w + seed[0]]
-    new = int.from_bytes(bytes(colour), "little")
+    new = int.from_bytes(bytes(colour), sys.byteorder)  # as cast("I") reads the pixels
     if target == new:
         return
     stack = [seed]
@@ -290,7 +291,7 @@ def flood_fill(img: Image.Image, seed: tuple[int, int], colour: tuple[int, int, 
         right = x
         while right < w - 1 and px[row + right + 1] == target:
             right += 1
-        px[row + left : row + right + 1] = memoryview(new.to_bytes(4, "little") * (right - left + 1)).cast("I")
+        px[row + left : row + right + 1] = memoryview(new.to_bytes(4, sys.byteorder) * (right - left + 1)).cast("I")
         for ny in (y - 1, y + 1):
             if 0 <= ny < h:
                 other = ny * w

@@ -4,6 +4,7 @@ distances, upright symbols, previews, the replay GIF and the picture jobs."""
 import io
 import itertools
 import json
+import random
 
 import pytest
 from PIL import Image, ImageChops, ImageDraw
@@ -310,19 +311,43 @@ def whole_replay_frames(record: dict) -> list[Image.Image]:
     return frames
 
 
-@pytest.mark.parametrize(("name", "players", "seed"), [("base", 2, 4), ("rivers", 5, 11), ("wheel", 4, 6)])
+def narrow_game(seed: int, columns: int) -> Game:
+    """A 2-player base game kept to ``columns`` columns where it can be: a board a few
+    tiles wide, whose replay is narrower than its legend's status line."""
+    rng = random.Random(seed)
+    game = Game(["Ann", "Bob"], ["base"], seed=seed)
+    ai = GreedyPlayer(seed)
+    while not game.finished:
+        if game.step == "tile":
+            placements = game.tile_placements()
+            inside = sorted(c for c in placements if 0 <= c[0] < columns) or sorted(placements)
+            x, y = rng.choice(inside)
+            game.apply({"type": "tile", "x": x, "y": y, "rot": placements[(x, y)][0]})
+        else:
+            game.apply(ai.choose(game))
+    return game
+
+
+@pytest.mark.parametrize(
+    ("name", "players", "seed"), [("base", 2, 4), ("rivers", 5, 11), ("wheel", 4, 6), ("narrow", 2, 28)]
+)
 def test_replay_gif_frames_equal_the_turns_drawn_whole(name, players, seed):
     """The GIF streams only what changed each turn; decoded, every turn must be exactly
-    the picture drawn whole (figures that left, the moved pig, ferries, tollhouses...)."""
-    game = Game([f"Player{i}" for i in range(players)], SETS[name], seed=seed)
-    ais = [GreedyPlayer(seed + i) for i in range(players)]
-    while not game.finished:
-        game.apply(ais[game.actor].choose(game))
+    the picture drawn whole (figures that left, the moved pig, ferries, tollhouses, a
+    legend on a board narrower than its status line...)."""
+    if name == "narrow":
+        game = narrow_game(seed, columns=4)
+    else:
+        game = Game([f"Player{i}" for i in range(players)], SETS[name], seed=seed)
+        ais = [GreedyPlayer(seed + i) for i in range(players)]
+        while not game.finished:
+            game.apply(ais[game.actor].choose(game))
     record = game.to_json()
     expected = whole_replay_frames(record)
     turns = turn_frames(replay_gif(record))
     assert len(turns) == len(expected)
     for k, (shown, drawn) in enumerate(zip(turns, expected, strict=True)):
+        assert shown.size == drawn.size, f"turn {k}: {shown.size} shown, {drawn.size} drawn"
         assert shown.tobytes() == drawn.tobytes(), f"turn {k}: {ImageChops.difference(shown, drawn).getbbox()} differs"
 
 
