@@ -6,11 +6,10 @@ loads a game that is not in memory, interleaved in one run:
 - before: the whole log replayed (the snapshot used to be the record: no shortcut);
 - text snapshot: the engine state restored from a snapshot kept as base64 in JSON text,
   every move of the log parsed (the first state snapshots);
-- after: the snapshot as bytes (a JSON head, the moves and the state pickled), checked
-  against the setup, the log's digest and its own; only the moves after it parsed and
-  replayed (the snapshot is taken every ``SNAPSHOT_EVERY`` moves, with them: the worst
-  case replays SNAPSHOT_EVERY - 1 of them; 19 was the worst case with a snapshot every 20
-  moves, shown for comparison).
+- after: the snapshot as bytes (a JSON head, then the state pickled), checked against the
+  setup, the log's digest and its own; the moves after it replayed (the snapshot is taken
+  every ``SNAPSHOT_EVERY`` moves, with them: the worst case replays SNAPSHOT_EVERY - 1 of
+  them; 19 was the worst case with a snapshot every 20 moves, shown for comparison).
 
 Both start from the rows as the store hands them over (setup, log texts, snapshot) and
 end with the game ready; "service" rows add the one read of row, seats, snapshot and
@@ -35,7 +34,6 @@ from engine.ai import GreedyPlayer
 from service import GameService, LobbyOptions
 from service.games import (
     SNAPSHOT_EVERY,
-    _check_log,
     _from_log,
     _from_snapshot,
     _log_hash,
@@ -118,8 +116,8 @@ def in_process(rounds: int) -> list[tuple[str, str, str]]:
                 from_text_snapshot(row, setup, log_rows, snapshot_text)
                 text[tail].append(time.perf_counter() - start)
                 start = time.perf_counter()
-                _check_log(row, log_rows)
-                restored = _from_snapshot(blob, setup, [t for _s, _u, t in log_rows])
+                moves = _parse_log(row, log_rows)
+                restored = _from_snapshot(blob, setup, moves, [t for _s, _u, t in log_rows])
                 after[tail].append(time.perf_counter() - start)
                 assert len(restored.moves) == n
         name = "+".join(sets)

@@ -161,22 +161,3 @@ def _restore(game: Game, state: Any, moves: list[Move]) -> None:
     game.bag, game.bag_pos = bag, bag_pos
     game.moves = list(moves)
     game.scratch = {}
-
-
-def dump_moves(moves: list[Move]) -> bytes:
-    """Moves as plain-data bytes, for a caller that keeps them beside the state: reading
-    them back (``load_moves``) is several times faster than parsing their JSON texts."""
-    return pickle.dumps(moves, protocol=5)
-
-
-def load_moves(data: bytes) -> list[Move]:
-    """The moves ``dump_moves`` wrote; BadSnapshot unless they are a list of move objects."""
-    try:
-        moves = _PlainData(io.BytesIO(data)).load()
-    except BadSnapshot:
-        raise
-    except Exception as exc:  # damaged data shows up as any error
-        raise BadSnapshot(f"the snapshot's moves do not read ({type(exc).__name__})") from None
-    if not isinstance(moves, list) or not all(isinstance(m, dict) for m in moves):
-        raise BadSnapshot("the snapshot's moves are not move objects")
-    return moves

@@ -535,17 +535,17 @@ class GameService:
         row = loaded.row
         assert row.setup is not None and loaded.moves is not None
         setup = {k: v for k, v in row.setup.items() if k != "users"}
-        _check_log(row, loaded.moves)
+        moves = _parse_log(row, loaded.moves)
         texts = [text for _seq, _user, text in loaded.moves]
         self._log_hashes[row.id] = (len(texts), _log_hash(texts))
         stored, game = loaded.snapshot, None
         if stored is not None:
             try:
-                game = _from_snapshot(stored, setup, texts)
+                game = _from_snapshot(stored, setup, moves, texts)
             except Exception as exc:  # whatever is wrong with it, the log is there
                 log.warning("game #%s: its snapshot is not used (%s); the log wins", row.id, exc)
         if game is None:
-            game = _from_log(row, setup, _parse_log(row, loaded.moves))
+            game = _from_log(row, setup, moves)
             if stored is not None or len(texts) >= SNAPSHOT_EVERY:
                 digest = self._log_hashes[row.id][1].hexdigest()
                 await self.store.save_snapshot(
@@ -1163,20 +1163,14 @@ def _check_row(row: GameRow) -> None:
         raise GameCorrupted(f"{fail}: its timeout policy is unknown")
 
 
-def _check_log(row: GameRow, log_rows: list[tuple[int, str, str]]) -> None:
-    """The log holds every move of the game's version, in order."""
+def _parse_log(row: GameRow, log_rows: list[tuple[int, str, str]]) -> list[dict[str, Any]]:
+    """The moves of the log, checked to be complete and to be move objects."""
     fail = _("game #{id} cannot be loaded").format(id=row.id)
     for n, (seq, _user, _text) in enumerate(log_rows, start=1):
         if seq != n:
             raise GameCorrupted(f"{fail}: move {n} is missing from its log")
     if len(log_rows) != row.version:
         raise GameCorrupted(f"{fail}: its log holds {len(log_rows)} of its {row.version} moves")
-
-
-def _parse_log(row: GameRow, log_rows: list[tuple[int, str, str]]) -> list[dict[str, Any]]:
-    """The moves of the log, checked to be complete and to be move objects."""
-    fail = _("game #{id} cannot be loaded").format(id=row.id)
-    _check_log(row, log_rows)
     try:  # one parse of the whole log; a damaged move is found one by one below
         moves = json.loads("[" + ",".join(text for _seq, _user, text in log_rows) + "]")
     except (TypeError, ValueError, RecursionError):
@@ -1226,52 +1220,46 @@ def _log_hash(texts: list[str]) -> Any:
 
 def _snapshot_blob(game: Game, setup: dict[str, Any], log_digest: str) -> bytes:
     """The stored snapshot of ``game``: a line of JSON saying what it was taken of (the state
-    format, the number of moves, digests of the setup and of those moves' log texts) and what
-    follows it (the sizes and a digest of the parts), then the moves and the engine state
-    (engine.snapshot), as bytes."""
-    moves, state = snapshot.dump_moves(game.moves), snapshot.dump(game)
+    format, the number of moves, digests of the setup and of those moves' log texts) and
+    the size and digest of what follows, then the engine state (engine.snapshot), as bytes."""
+    state = snapshot.dump(game)
     head = {
         "state": STATE_FORMAT,
         "seq": len(game.moves),
         "setup": _setup_digest(setup),
         "moves": log_digest,
-        "sizes": [len(moves), len(state)],
-        "data": hashlib.sha256(moves + state).hexdigest(),
+        "size": len(state),
+        "data": hashlib.sha256(state).hexdigest(),
     }
-    return json.dumps(head).encode() + b"\n" + moves + state
+    return json.dumps(head).encode() + b"\n" + state
 
 
-def _from_snapshot(stored: tuple[int, str, bytes], setup: dict[str, Any], texts: list[str]) -> Game:
-    """The game restored from its snapshot, then the log's moves after it (``texts``: the
-    whole log); raises (anything) when the snapshot is another engine's or format, covers
-    another setup or log, or does not restore."""
+def _from_snapshot(
+    stored: tuple[int, str, bytes], setup: dict[str, Any], moves: list[dict[str, Any]], texts: list[str]
+) -> Game:
+    """The game restored from its snapshot, then the moves after it (``moves``: the whole log,
+    parsed from ``texts``); raises (anything) when the snapshot is another engine's or format,
+    covers another setup or log, is damaged, or does not restore."""
     seq, engine_version, blob = stored
     if engine_version != ENGINE_VERSION:
         raise BadSnapshot(f"written by engine version {validate.clip(str(engine_version), 20)}")
-    head_text, _newline, body = blob.partition(b"\n")
+    head_text, _newline, state = blob.partition(b"\n")
     head = json.loads(head_text)
     if not isinstance(head, dict) or head.get("state") != STATE_FORMAT:
         raise BadSnapshot("not a state snapshot of this format")
-    if head.get("seq") != seq or type(seq) is not int or not 0 <= seq <= len(texts):
-        raise BadSnapshot(f"it covers {validate.clip(str(seq), 20)} moves of {len(texts)}")
+    if head.get("seq") != seq or type(seq) is not int or not 0 <= seq <= len(moves):
+        raise BadSnapshot(f"it covers {validate.clip(str(seq), 20)} moves of {len(moves)}")
     if head.get("setup") != _setup_digest(setup):
         raise BadSnapshot("it was taken of another setup")
     if head.get("moves") != _log_hash(texts[:seq]).hexdigest():
         raise BadSnapshot("it was taken of other moves than the log's")
-    sizes = head.get("sizes")
-    if not isinstance(sizes, list) or len(sizes) != 2 or not all(validate.is_int(n) and n >= 0 for n in sizes):
-        raise BadSnapshot("its parts are not sized")
-    if sum(sizes) != len(body):
-        raise BadSnapshot(f"its parts hold {len(body)} bytes, not {sum(sizes)}")
-    if head.get("data") != hashlib.sha256(body).hexdigest():
+    if head.get("size") != len(state):
+        raise BadSnapshot(f"it holds {len(state)} bytes of state, not {validate.clip(str(head.get('size')), 20)}")
+    if head.get("data") != hashlib.sha256(state).hexdigest():
         raise BadSnapshot("its data is damaged")
-    # The log's texts up to seq are the ones the snapshot was taken of (their digest): its
-    # copy of those moves stands for them, and only the moves after it are parsed.
-    moves = snapshot.load_moves(body[: sizes[0]])
-    if len(moves) != seq:
-        raise BadSnapshot(f"it holds {len(moves)} moves, not {seq}")
-    game = snapshot.restore(setup, body[sizes[0] :], moves)
-    tail = [json.loads(text) for text in texts[seq:]]
+    # The game's moves are the log's own (parsed), never a copy kept in the snapshot.
+    game = snapshot.restore(setup, state, moves[:seq])
+    tail = moves[seq:]
     check({**setup, "moves": tail})
     for move in tail:
         game.apply(move)

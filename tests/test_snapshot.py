@@ -11,17 +11,7 @@ import pytest
 
 from engine import Game
 from engine.ai import GreedyPlayer, RandomPlayer
-from engine.snapshot import (
-    FROM_SETUP,
-    SAVED,
-    STATE_FORMAT,
-    TRANSIENT,
-    BadSnapshot,
-    dump,
-    dump_moves,
-    load_moves,
-    restore,
-)
+from engine.snapshot import FROM_SETUP, SAVED, STATE_FORMAT, TRANSIENT, BadSnapshot, dump, restore
 
 FAMILIES = [
     ["base"],
@@ -131,36 +121,3 @@ def test_a_snapshot_refuses_damaged_or_foreign_data() -> None:
         attempt(data, setup=three)
     with pytest.raises(BadSnapshot):
         attempt(data, setup={**setup_of(game), "sets": ["nope"]})
-
-
-@pytest.mark.parametrize("sets", FAMILIES, ids=lambda s: "+".join(s))
-def test_the_moves_a_snapshot_keeps_are_the_ones_the_log_reads_back(sets: list[str]) -> None:
-    """A stored snapshot carries the game's moves and stands for the log's texts up to it:
-    they must be exactly what parsing those texts gives (no tuple where JSON has a list)."""
-    import json
-
-    from storage.store import move_text
-
-    for seed in range(2):
-        game = Game(["P0", "P1", "P2"], sets, seed=seed)
-        ai = GreedyPlayer(seed)
-        while not game.finished:
-            game.apply(ai.choose(game))
-        kept = load_moves(dump_moves(game.moves))
-        parsed = [json.loads(move_text(m)) for m in game.moves]
-        assert typed(kept) == typed(parsed)
-
-
-def typed(value: Any) -> Any:
-    """``value`` with the type of every part spelt out: a tuple is not equal to a list here."""
-    if isinstance(value, dict):
-        return ("dict", [(typed(k), typed(v)) for k, v in value.items()])
-    if isinstance(value, list | tuple):
-        return (type(value).__name__, [typed(v) for v in value])
-    return (type(value).__name__, value)
-
-
-def test_snapshot_moves_refuse_anything_but_move_objects() -> None:
-    for data in (b"garbage", pickle.dumps({"a": 1}), pickle.dumps([1, 2]), pickle.dumps([print])):
-        with pytest.raises(BadSnapshot):
-            load_moves(data)
