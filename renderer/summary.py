@@ -29,10 +29,11 @@ from renderer.tile_art import font, tile_image
 
 REPLAY_SIDE = 720  # the animation's long side, in pixels
 REPLAY_FRAME_MS = 350
-# A turn whose changes lie far apart is a few frames, each but the last held this long
-# (viewers treat delays under 20 ms as 100 ms; 40 ms is honoured everywhere).
-REPLAY_SPLIT_MS = 40
-REPLAY_FRAMES_PER_TURN = 4  # at most: the turn's last frame is held the rest of its time
+# A turn whose changes lie far apart (the board's and the legend's) is two frames, the
+# first held this long: viewers show shorter delays as 100 ms (browsers those under 20 ms,
+# Apple's ImageIO all of them), which would stretch such turns.
+REPLAY_SPLIT_MS = 100
+REPLAY_FRAMES_PER_TURN = 2  # at most: the turn's last frame is held the rest of its time
 REPLAY_LAST_FRAME_MS = 3000  # the final position stays a while before the loop starts again
 
 
