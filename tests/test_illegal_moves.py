@@ -74,6 +74,9 @@ def test_a_wrong_figure_move_leaves_the_turn_playable(game):
         ({"sets": ["base", "wheel", "river2"]}, "cannot be combined with a river"),
         ({"pool": ["base.ZZ"]}, "unknown tile id 'base.ZZ'"),
         ({"pool": ["toll.crossroads"]}, "not part of the sets base"),
+        ({"pool": ["base.D", 5]}, "unknown tile id '5'"),
+        ({"sets": ["base", "river1"], "pool": ["base.D", "river1.spring"]}, "is a setup tile"),
+        ({"sets": ["base", "castles"], "pool": ["base.D", "castles.rieneck"]}, "castles are dealt"),
     ],
 )
 def test_impossible_setups_are_refused(kwargs, message):

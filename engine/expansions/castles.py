@@ -170,7 +170,7 @@ class Castles(Expansion):
         return [t for t in bag if not is_castle(t)]  # castles are dealt, never drawn
 
     def check_pool(self, game: Game, pool: list[str]) -> None:
-        if any(is_castle(t) for t in pool):
+        if not CASTLE_ID_SET.isdisjoint(pool):  # the pool holds known tile ids only (checked before)
             raise BadSetup("castles are dealt to the players (the record's 'castles'), never drawn from the pool")
 
     def setup(self, game: Game, rng: random.Random, options: dict[str, Any]) -> None:
