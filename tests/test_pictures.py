@@ -365,3 +365,26 @@ def test_tile_art_fills_fields_as_pillows_flood_fill_does(monkeypatch):
                 patch.setattr(tile_art, "flood_fill", pillows)
                 theirs = tile_art._draw_tile(tile_type, size)
             assert ours.tobytes() == theirs.tobytes(), (tile_type.id, size)
+
+
+def test_a_turn_split_in_two_frames_shows_its_final_pixels_in_each():
+    """The first frame of a split turn draws a box of the turn's final picture: its pixels
+    there are the ones the turn ends with, and it holds for REPLAY_SPLIT_MS."""
+    from renderer.summary import REPLAY_FRAME_MS, REPLAY_SPLIT_MS
+
+    game = Game([f"Player{i}" for i in range(4)], SETS["wheel"], seed=6)
+    ais = [GreedyPlayer(6 + i) for i in range(4)]
+    while not game.finished:
+        game.apply(ais[game.actor].choose(game))
+    gif = Image.open(io.BytesIO(replay_gif(game.to_json())))
+    splits = 0
+    for k in range(gif.n_frames - 1):
+        gif.seek(k)
+        if gif.info["duration"] != REPLAY_SPLIT_MS:
+            continue
+        splits += 1
+        box, first = gif.dispose_extent, gif.convert("RGB")
+        gif.seek(k + 1)
+        assert gif.info["duration"] == REPLAY_FRAME_MS - REPLAY_SPLIT_MS  # the turn's second and last frame
+        assert first.crop(box).tobytes() == gif.convert("RGB").crop(box).tobytes()
+    assert splits > 10
