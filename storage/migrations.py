@@ -206,7 +206,7 @@ MIGRATIONS.append(
 # The language a player's direct messages are written in (Discord's locale when they asked for them).
 MIGRATIONS.append((5, "ALTER TABLE players ADD COLUMN language TEXT NOT NULL DEFAULT 'en';"))
 
-# A snapshot's state is bytes (a short JSON head, then the pickled moves and state: see
+# A snapshot's state is bytes (a short JSON head, then the pickled engine state: see
 # GameService), no longer base64 in JSON text. Snapshots are a cache the log rebuilds, so
 # the old ones are dropped: each game's next load replays its log and writes a new one.
 MIGRATIONS.append(
