@@ -28,6 +28,7 @@ from renderer.board import (
 from renderer.tile_art import font, tile_image
 
 REPLAY_SIDE = 720  # the animation's long side, in pixels
+REPLAY_MIN_WIDTH = 480  # in pixels: room for the legend beside a narrow board
 REPLAY_FRAME_MS = 350
 # A turn whose changes lie far apart (the board's and the legend's) is two frames, the
 # first held this long: viewers show shorter delays as 100 ms (browsers those under 20 ms,
@@ -75,10 +76,7 @@ def replay_gif(record: dict[str, Any], final: Game | None = None) -> bytes:
     if the caller has it (it sets the picture's extent), else it is replayed.
     """
     final = _replayed(record) if final is None else final
-    cells = [c for p in final.board.placements for c in p.cells]
-    span = max(max(x for x, _ in cells) - min(x for x, _ in cells), max(y for _, y in cells) - min(y for _, y in cells))
-    frame = frame_for(cells, cell=max(12, REPLAY_SIDE // (span + 3)))
-    text = max(14, REPLAY_SIDE // 36)
+    frame, text = replay_frame(final)
     game = new_game(record)
     frames = _ReplayFrames(game, frame, text, score_digits=len(str(max(final.scores))))
     out = io.BytesIO()
@@ -104,6 +102,21 @@ def replay_gif(record: dict[str, Any], final: Game | None = None) -> bytes:
     _write_frame(out, pending[0], pending[1], REPLAY_LAST_FRAME_MS)
     out.write(b";")
     return out.getvalue()
+
+
+def replay_frame(final: Game) -> tuple[Frame, int]:
+    """The replay's frame (the final board's extent, its long side REPLAY_SIDE pixels, and at
+    least REPLAY_MIN_WIDTH wide: a board a few tiles wide gets empty columns each side, so
+    that its legend has room) and the legend's text size."""
+    cells = [c for p in final.board.placements for c in p.cells]
+    span = max(max(x for x, _ in cells) - min(x for x, _ in cells), max(y for _, y in cells) - min(y for _, y in cells))
+    frame = frame_for(cells, cell=max(12, REPLAY_SIDE // (span + 3)))
+    short = max(0, REPLAY_MIN_WIDTH - frame.size[0])
+    if short:
+        extra = -(-short // frame.cell)  # whole columns, rounded up
+        frame.min_x -= extra // 2
+        frame.cols += extra
+    return frame, max(14, REPLAY_SIDE // 36)
 
 
 Box = tuple[int, int, int, int]  # left, top, right, bottom: pixels, or cells (inclusive)

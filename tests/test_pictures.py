@@ -25,7 +25,7 @@ from renderer.board import (
 )
 from renderer.colour_vision import VISIONS, delta_e, simulate, worst_delta_e
 from renderer.preview import number_positions, number_radius, placements_at, render_preview
-from renderer.summary import replay_gif
+from renderer.summary import REPLAY_MIN_WIDTH, replay_gif
 from renderer.tile_art import font, tile_image, wheel_icon_centre
 from tests.helpers import meeple, play, tile, turn_frames
 
@@ -274,16 +274,13 @@ def whole_replay_frames(record: dict) -> list[Image.Image]:
     """Each turn's replay frame drawn whole, the simple way: tiles, every figure, the
     last tile's frame and the legend, on a fresh picture (what the streamed GIF must show)."""
     from engine.record import new_game
-    from renderer import summary
-    from renderer.board import FIXED_PALETTE, draw_area, draw_figures, frame_for, legend_band, outline_cells
+    from renderer.board import FIXED_PALETTE, draw_area, draw_figures, legend_band, outline_cells
+    from renderer.summary import replay_frame
 
     final = new_game(record)
     for move in record["moves"]:
         final.apply(move)
-    cells = [c for p in final.board.placements for c in p.cells]
-    span = max(max(x for x, _ in cells) - min(x for x, _ in cells), max(y for _, y in cells) - min(y for _, y in cells))
-    frame = frame_for(cells, cell=max(12, summary.REPLAY_SIDE // (span + 3)))
-    text = max(14, summary.REPLAY_SIDE // 36)
+    frame, text = replay_frame(final)
     digits = len(str(max(final.scores)))
     game = new_game(record)
 
@@ -313,7 +310,7 @@ def whole_replay_frames(record: dict) -> list[Image.Image]:
 
 def narrow_game(seed: int, columns: int) -> Game:
     """A 2-player base game kept to ``columns`` columns where it can be: a board a few
-    tiles wide, whose replay is narrower than its legend's status line."""
+    tiles wide and many tall."""
     rng = random.Random(seed)
     game = Game(["Ann", "Bob"], ["base"], seed=seed)
     ai = GreedyPlayer(seed)
@@ -334,7 +331,7 @@ def narrow_game(seed: int, columns: int) -> Game:
 def test_replay_gif_frames_equal_the_turns_drawn_whole(name, players, seed):
     """The GIF streams only what changed each turn; decoded, every turn must be exactly
     the picture drawn whole (figures that left, the moved pig, ferries, tollhouses, a
-    legend on a board narrower than its status line...)."""
+    narrow board widened with empty columns for its legend...)."""
     if name == "narrow":
         game = narrow_game(seed, columns=4)
     else:
@@ -345,7 +342,7 @@ def test_replay_gif_frames_equal_the_turns_drawn_whole(name, players, seed):
     record = game.to_json()
     expected = whole_replay_frames(record)
     turns = turn_frames(replay_gif(record))
-    assert len(turns) == len(expected)
+    assert len(turns) == len(expected) and turns[0].width >= REPLAY_MIN_WIDTH
     for k, (shown, drawn) in enumerate(zip(turns, expected, strict=True)):
         assert shown.size == drawn.size, f"turn {k}: {shown.size} shown, {drawn.size} drawn"
         assert shown.tobytes() == drawn.tobytes(), f"turn {k}: {ImageChops.difference(shown, drawn).getbbox()} differs"
