@@ -511,8 +511,8 @@ class Game:
         allowed = set(self.bag_tiles())
         setup_tiles = self._setup_tiles()
         for tile_id in pool:
-            if isinstance(tile_id, str) and tile_id in allowed and tile_id not in setup_tiles:
-                continue  # the usual case, without the catalog's look-up (the checks below say why not)
+            if isinstance(tile_id, str) and tile_id in allowed:
+                continue  # the usual case (the bag's tiles hold no setup tile), without the catalog's look-up
             if not isinstance(tile_id, str) or tile_id not in TILE_TYPES:
                 raise BadSetup(f"unknown tile id {str(tile_id)[:40]!r} in the pool")
             if tile_id in setup_tiles:

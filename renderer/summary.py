@@ -75,7 +75,7 @@ def replay_gif(record: dict[str, Any], final: Game | None = None) -> bytes:
     fraction of a second and a few megabytes. ``final``: the game at the record's end,
     if the caller has it (it sets the picture's extent), else it is replayed.
     """
-    final = _replayed(record) if final is None else final
+    final = Game.from_json(record) if final is None else final
     frame, text = replay_frame(final)
     game = new_game(record)
     frames = _ReplayFrames(game, frame, text, score_digits=len(str(max(final.scores))))
@@ -92,8 +92,8 @@ def replay_gif(record: dict[str, Any], final: Game | None = None) -> bytes:
             if not changes:
                 pending = (pending[0], pending[1], pending[2] + REPLAY_FRAME_MS)
                 continue
-            # A turn is one frame, or a few where its changes lie far apart (the new
-            # tile, a follower scored elsewhere, the legend below), each held a moment.
+            # A turn is one frame, or two where its changes lie far apart (on the board
+            # and in the legend below): the first is held REPLAY_SPLIT_MS.
             _write_frame(out, *pending)
             for box, image in changes[:-1]:
                 _write_frame(out, box, image, REPLAY_SPLIT_MS)
@@ -119,11 +119,11 @@ def replay_frame(final: Game) -> tuple[Frame, int]:
     return frame, max(14, REPLAY_SIDE // 36)
 
 
-Box = tuple[int, int, int, int]  # left, top, right, bottom: pixels, or cells (inclusive)
+Box = tuple[int, int, int, int]  # left, top, right, bottom (exclusive): pixels, or cells
 
 
 def _area(box: Box) -> int:
-    return (box[2] - box[0] + 1) * (box[3] - box[1] + 1)
+    return (box[2] - box[0]) * (box[3] - box[1])
 
 
 def _union(a: Box, b: Box) -> Box:
@@ -193,14 +193,13 @@ class _ReplayFrames:
         return legend_band(self.game, self.tiles.width, self.text, score_digits=self.score_digits)
 
     def advance(self) -> list[tuple[Box, Image.Image]]:
-        """Bring the picture to the game's position: the boxes that changed (pixels,
-        right and bottom exclusive), each with what it now shows."""
+        """Bring the picture to the game's position: the boxes that changed, each with what
+        it now shows."""
         boxes = self.board_changes()
         legend = self.legend_change()
         if legend is not None:
             boxes.append(legend)
-        inclusive = _merged([(b[0], b[1], b[2] - 1, b[3] - 1) for b in boxes], most=REPLAY_FRAMES_PER_TURN)
-        return [(box, self.shown.crop(box)) for box in ((b[0], b[1], b[2] + 1, b[3] + 1) for b in inclusive)]
+        return [(box, self.shown.crop(box)) for box in _merged(boxes, most=REPLAY_FRAMES_PER_TURN)]
 
     def legend_change(self) -> Box | None:
         band = palettised(self.legend())
@@ -230,7 +229,7 @@ class _ReplayFrames:
         self.figures, self.last = figures_now, last
         # Cells with a ring of one cell: a figure reaches over its cell's edge.
         rings = [
-            (min(c[0] for c in g) - 1, min(c[1] for c in g) - 1, max(c[0] for c in g) + 1, max(c[1] for c in g) + 1)
+            (min(c[0] for c in g) - 1, min(c[1] for c in g) - 1, max(c[0] for c in g) + 2, max(c[1] for c in g) + 2)
             for g in groups
         ]
         return [self.redraw(ring) for ring in _merged(rings)]
@@ -244,10 +243,10 @@ class _ReplayFrames:
         frame, s = self.frame, self.frame.cell
         x0, y0, x1, y1 = ring
         left, top = frame.origin(x0, y0)
-        right, bottom = frame.origin(x1 + 1, y1 + 1)
+        right, bottom = frame.origin(x1, y1)
         area = (max(0, left), max(0, top), min(right, self.tiles.width), min(bottom, self.tiles.height))
         self.scratch.paste(self.tiles.crop(area), area[:2])
-        near = [f for f in self.figures if any(x0 <= x <= x1 and y0 <= y <= y1 for x, y in f[0])]
+        near = [f for f in self.figures if any(x0 <= x < x1 and y0 <= y < y1 for x, y in f[0])]
         draw_figures(self.scratch, self.game, frame, near)
         if self.last:
             outline_cells(ImageDraw.Draw(self.scratch), frame, list(self.last), pal.LAST_PLACED, max(2, s // 12))
@@ -261,10 +260,3 @@ class _ReplayFrames:
         )
         self.shown.paste(palettised(self.scratch.crop(box)), box[:2])
         return box
-
-
-def _replayed(record: dict[str, Any]) -> Game:
-    game = new_game(record)
-    for move in record.get("moves", []):
-        game.apply(move)
-    return game
