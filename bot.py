@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -77,14 +78,17 @@ async def rebuild_leagues(db_path: str) -> int:
             seasons = await leagues.store.seasons(league_id)
             return await leagues.store.ratings(league_id), [s.standings for s in seasons]
 
-        before = {lg.id: await kept(lg.id) for lg in await leagues.store.leagues()}
+        before = {}
+        for league_id in await leagues.store.league_ids():
+            with contextlib.suppress(Exception):  # a damaged league is reported by the rebuild itself
+                before[league_id] = await kept(league_id)
         done = await leagues.rebuild()
         for league_id, results in done.items():
             ratings, tables = await kept(league_id)
             notes = []
-            if ratings != before[league_id][0]:
+            if ratings != before.get(league_id, (None, None))[0]:
                 notes.append("ratings corrected")
-            if tables != before[league_id][1]:
+            if tables != before.get(league_id, (None, None))[1]:
                 notes.append("season tables corrected")
             matches = 0
             for season in await leagues.store.seasons(league_id):
@@ -93,9 +97,11 @@ async def rebuild_leagues(db_path: str) -> int:
                 f"league #{league_id}: {results} results replayed, {matches} match log entries, "
                 f"{', '.join(notes) or 'unchanged'}"
             )
-        if not done:
+        for league_id, why in sorted(leagues.unrebuilt.items()):
+            print(f"league #{league_id}: not rebuilt: {why}", file=sys.stderr)
+        if not done and not leagues.unrebuilt:
             print("no league in this database")
-        return 0
+        return 1 if leagues.unrebuilt else 0
     finally:
         await db.close()
 

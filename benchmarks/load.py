@@ -43,6 +43,7 @@ from service.games import (
 )
 from storage import Store, open_database
 from storage.store import GameRow, move_text
+from tests.helpers import SYSTEM, anyone, as_  # noqa: F401
 
 FAMILIES = [["base"], ["base", "castles", "toll"], ["base", "river1", "ferries"], ["wheel"]]
 
@@ -135,18 +136,18 @@ async def through_service(rounds: int) -> list[tuple[str, str, str]]:
     with tempfile.TemporaryDirectory() as folder:
         db = await open_database(Path(folder) / "load.db")
         service = GameService(Store(db))
-        lobby = await service.create_lobby("a", "Ann", LobbyOptions(sets=["base", "castles", "toll"], seed=7))
-        await service.join(lobby.id, "b", "Bob")
-        await service.join(lobby.id, "c", "Cy")
-        await service.start(lobby.id, "a")
+        lobby = await service.create_lobby(as_("a"), "Ann", LobbyOptions(sets=["base", "castles", "toll"], seed=7))
+        await service.join(as_("b"), lobby.id, "Bob")
+        await service.join(as_("c"), lobby.id, "Cy")
+        await service.start(as_("a"), lobby.id)
         from service.games import computer_moves
 
         while True:
-            row, game = await service.game(lobby.id)
+            row, game = await service.game(SYSTEM, lobby.id)
             if game.finished or row.version >= 150 and row.version % SNAPSHOT_EVERY >= SNAPSHOT_EVERY // 2:
                 break
             moves = computer_moves(game.clone(), "ai:greedy:1")
-            await service.play(lobby.id, row.setup["users"][game.actor], moves, row.version)  # type: ignore[index]
+            await service.play(as_(row.setup["users"][game.actor]), lobby.id, moves, row.version)  # type: ignore[index]
         snapshot = await service.store.snapshot(lobby.id)
         assert snapshot is not None
         store = service.store

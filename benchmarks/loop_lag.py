@@ -27,6 +27,7 @@ from renderer.jobs import turn_png
 from service import GameService, LobbyOptions, PlayResult
 from service.workers import Workers
 from storage import Store, open_database
+from tests.helpers import SYSTEM, any_of, anyone, as_  # noqa: F401
 
 
 def pct(values: list[float], q: float) -> float:
@@ -48,19 +49,19 @@ async def play_game(
     latencies: list[float], pace: float,
 ) -> int:  # fmt: skip
     done = 0
-    view = await service.turn(game_id)
+    view = await service.turn(await any_of(service, game_id), game_id)
     while not view.finished and done < turns:
         picks: list[int] = []
         while True:
-            ask = await service.ask(game_id, view.user_id or "", picks, view.version)
+            ask = await service.ask(as_(view.user_id or ""), game_id, picks, view.version)
             assert ask.question is not None
             picks.append(rng.randrange(len(ask.question.moves())))
-            answer = await service.pick(game_id, view.user_id or "", picks, view.version)
+            answer = await service.pick(as_(view.user_id or ""), game_id, picks, view.version)
             if isinstance(answer, PlayResult):
                 break
         start = time.perf_counter()
         view = answer.turn
-        record = await service.export(game_id)
+        record = await service.export(await any_of(service, game_id), game_id)
         legal = {f"{x},{y}": label for (x, y), label in label_cells(list(view.placements)).items()}
         if pictures is None:
             turn_png(record, legal or None)  # on the loop
@@ -78,9 +79,11 @@ async def run(games: int, turns: int, pictures: Workers | None, folder: Path, pa
     service = GameService(Store(db), new_seed=lambda: next(seeds))
     ids = []
     for g in range(games):
-        lobby = await service.create_lobby(f"a{g}", "Ann", LobbyOptions(sets=["base"], max_players=2, turn_limit=0))
-        await service.join(lobby.id, f"b{g}", "Bob")
-        await service.start(lobby.id, f"a{g}")
+        lobby = await service.create_lobby(
+            as_(f"a{g}"), "Ann", LobbyOptions(sets=["base"], max_players=2, turn_limit=0)
+        )
+        await service.join(as_(f"b{g}"), lobby.id, "Bob")
+        await service.start(as_(f"a{g}"), lobby.id)
         ids.append(lobby.id)
     lags: list[float] = []
     latencies: list[float] = []

@@ -29,6 +29,7 @@ from service import GameService, LobbyOptions
 from service.games import computer_moves
 from storage import Store, open_database
 from storage.store import iso
+from tests.helpers import SYSTEM, anyone, as_  # noqa: F401
 
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)
 LENGTHS = (20, 45, 70, 95, 120, 150)
@@ -59,16 +60,16 @@ async def templates(path: Path) -> None:
     service = GameService(Store(db), clock=lambda: NOW)
     for n, length in enumerate(LENGTHS):
         opts = LobbyOptions(sets=["base", "castles", "toll"], seed=n, turn_limit=24 * 3600)
-        lobby = await service.create_lobby("u0", "Ann", opts)
-        await service.join(lobby.id, "u1", "Bob")
-        await service.join(lobby.id, "u2", "Cy")
-        await service.start(lobby.id, "u0")
+        lobby = await service.create_lobby(as_("u0"), "Ann", opts)
+        await service.join(as_("u1"), lobby.id, "Bob")
+        await service.join(as_("u2"), lobby.id, "Cy")
+        await service.start(as_("u0"), lobby.id)
         while True:
-            row, game = await service.game(lobby.id)
+            row, game = await service.game(SYSTEM, lobby.id)
             if game.finished or row.version >= length:
                 break
             moves = computer_moves(game.clone(), "ai:greedy:1")
-            await service.play(lobby.id, row.setup["users"][game.actor], moves, row.version)  # type: ignore[index]
+            await service.play(as_(row.setup["users"][game.actor]), lobby.id, moves, row.version)  # type: ignore[index]
     await db.close()
 
 

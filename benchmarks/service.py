@@ -31,6 +31,7 @@ from service import GameService, LobbyOptions, ServiceError, TurnView
 from service.memory import tune_gc
 from storage import Store, open_database
 from storage.store import iso
+from tests.helpers import SYSTEM, anyone, as_, draft_question  # noqa: F401
 
 
 async def play_games(service: GameService, games: int) -> tuple[list[float], list[float], int]:
@@ -43,18 +44,18 @@ async def play_games(service: GameService, games: int) -> tuple[list[float], lis
     for seed in range(games):
         service.store.change_token = token if seed % 2 == 0 else (lambda game_id: None)  # type: ignore[method-assign]
         sink = latencies if seed % 2 == 0 else every_read
-        lobby = await service.create_lobby("a", "Ann", LobbyOptions(sets=["base", "toll"], seed=seed))
+        lobby = await service.create_lobby(as_("a"), "Ann", LobbyOptions(sets=["base", "toll"], seed=seed))
         for uid, name in (("b", "Bob"), ("c", "Cy"), ("d", "Dee")):
-            await service.join(lobby.id, uid, name)
-        view = await service.start(lobby.id, "a")
+            await service.join(as_(uid), lobby.id, name)
+        view = await service.start(as_("a"), lobby.id)
         while not view.finished:
             (x, y), rots = sorted(view.placements.items())[0]
             draft = [{"type": "tile", "x": x, "y": y, "rot": rots[0]}]
-            after = await service.options_after(lobby.id, view.user_id, view.version, draft)
+            after = await draft_question(service, as_(view.user_id), lobby.id, view.version, draft)
             if after.step == "figure" and after.player == view.player:
                 draft.append(after.choices[0].move)
             start = time.perf_counter()
-            view = (await service.play(lobby.id, view.user_id, draft, view.version)).turn
+            view = (await service.play(as_(view.user_id), lobby.id, draft, view.version)).turn
             sink.append(time.perf_counter() - start)
         longest = max(longest, (view.version, lobby.id))
     service.store.change_token = token  # type: ignore[method-assign]
@@ -65,10 +66,10 @@ async def many_games(service: GameService, games: int) -> list[TurnView]:
     """``games`` started 4-player base games (no turn limit), their first turn's views."""
     views = []
     for n in range(games):
-        lobby = await service.create_lobby("a", "Ann", LobbyOptions(sets=["base"], seed=n, turn_limit=0))
+        lobby = await service.create_lobby(as_("a"), "Ann", LobbyOptions(sets=["base"], seed=n, turn_limit=0))
         for uid, name in (("b", "Bob"), ("c", "Cy"), ("d", "Dee")):
-            await service.join(lobby.id, uid, name)
-        views.append(await service.start(lobby.id, "a"))
+            await service.join(as_(uid), lobby.id, name)
+        views.append(await service.start(as_("a"), lobby.id))
     return views
 
 
@@ -83,9 +84,9 @@ async def client(service: GameService, views: list[TurnView], until: float, late
             moves = [{"type": "tile", "x": x, "y": y, "rot": rots[0]}, {"type": "pass"}]
             start = time.perf_counter()
             try:
-                views[i] = (await service.play(view.game_id, view.user_id, moves, view.version)).turn
+                views[i] = (await service.play(as_(view.user_id), view.game_id, moves, view.version)).turn
             except ServiceError:  # no figure was asked after that tile: the tile alone
-                views[i] = (await service.play(view.game_id, view.user_id, moves[:1], view.version)).turn
+                views[i] = (await service.play(as_(view.user_id), view.game_id, moves[:1], view.version)).turn
             latencies.append(time.perf_counter() - start)
             turns += 1
     return turns
@@ -168,7 +169,7 @@ async def main() -> None:
         db = await open_database(Path(folder) / "bench.db")
         service = GameService(Store(db))
         latencies, every_read, gid = await play_games(service, 16)
-        row = await service.lobby(gid)
+        row = await service.lobby(SYSTEM, gid)
         # Before/after, interleaved: the same game read both ways, in turn.
         before, after, current = [], [], []
         for _ in range(300):

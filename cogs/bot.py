@@ -8,24 +8,19 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs.carc import Carc
-from cogs.components import (
-    CastlesSelect,
-    LanguageSelect,
-    LobbyButton,
-    PanelButton,
-    PanelSelect,
-    SetsSelect,
-    TakeTurnButton,
-)  # fmt: skip
 from cogs.i18n import CatalogTranslator, listen
 from cogs.leagues import Leagues
+from cogs.lobby import CastlesSelect, LanguageSelect, Lobby, LobbyButton, SetsSelect
+from cogs.panel import PanelButton, PanelSelect, TakeTurnButton
+from cogs.play import Play
+from cogs.results import Results
+from cogs.table import Table
 from locales import warm_up
-from service import GameService
+from service import GameService, Limits
 from service.leagues import LeagueService
 from service.memory import tune_gc
 from service.workers import Workers
-from storage import Store, open_database
+from storage import Database, Store, open_database
 from storage.leagues import LeagueStore
 
 log = logging.getLogger(__name__)
@@ -59,16 +54,16 @@ class CarcBot(commands.Bot):
         self.sync_on_start = sync
         self.service: GameService | None = None
         self.leagues: LeagueService | None = None
-        self._db = None
+        self.table = Table(self)  # what every cog posts in a game's thread
+        self._db: Database | None = None
 
     async def setup_hook(self) -> None:
-        self._db = await open_database(self.database_path)
+        self._db = db = await open_database(self.database_path)
         self.workers = Workers(self.worker_processes)
-        self.service = GameService(Store(self._db))
+        self.service = GameService(Store(db), limits=Limits.from_env())
         self.service.workers = self.workers
         self.leagues = LeagueService(self.service, LeagueStore(self.service.store))
-        await self.add_cog(Carc(self))
-        await self.add_cog(Leagues(self))
+        await add_cogs(self)
         await self.tree.set_translator(CatalogTranslator())  # commands in each user's language
         warm_up()  # the catalogs compile before the first interaction, not during it
         # Buttons and selects of old messages keep working after a restart.
@@ -94,10 +89,17 @@ class CarcBot(commands.Bot):
             await self._db.close()
 
 
+async def add_cogs(bot: commands.Bot) -> None:
+    """The cogs, one per game phase; the lobby's first: it owns the /carc group the others join."""
+    await bot.add_cog(Lobby(bot))
+    await bot.add_cog(Play(bot))
+    await bot.add_cog(Results(bot))
+    await bot.add_cog(Leagues(bot))
+
+
 async def command_tree() -> list[dict]:
     """The slash command tree as Discord receives it (``python bot.py commands``)."""
     bot = CarcBot()
-    await bot.add_cog(Carc(bot))
-    await bot.add_cog(Leagues(bot))
+    await add_cogs(bot)
     translator = CatalogTranslator()
     return [await command.get_translated_payload(bot.tree, translator) for command in bot.tree.get_commands()]

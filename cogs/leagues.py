@@ -18,8 +18,9 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from cogs import present
-from cogs.components import LobbyButton, service_of, turn_view
+from cogs.common import caller_of, in_a_server, not_in_dms, service_of, table_of
 from cogs.i18n import game_language, server_language, speak
+from cogs.lobby import LobbyButton
 from engine.language import _, ngettext
 from renderer.board import png_bytes
 from renderer.standings import DivisionRow, LadderRow, change_text, rating_text, render_standings, render_tables
@@ -81,7 +82,9 @@ def _mention(user_id: str | None, name: str) -> str:
 
 
 class Leagues(commands.Cog):
-    league = app_commands.Group(name="league", description="Community leagues: ladders, divisions, Swiss")
+    league = app_commands.Group(
+        name="league", description="Community leagues: ladders, divisions, Swiss", guild_only=True
+    )
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -99,12 +102,17 @@ class Leagues(commands.Cog):
         if service is not None and self.post_notice in service.notice_listeners:
             service.notice_listeners.remove(self.post_notice)
 
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:  # type: ignore[override]
+        return in_a_server(interaction)
+
     async def cog_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         """The one place a domain error becomes a private reply."""
         original = getattr(error, "original", error)
-        if not isinstance(original, ServiceError):
+        if isinstance(error, app_commands.NoPrivateMessage):
+            text = not_in_dms()
+        elif not isinstance(original, ServiceError):
             log.error("league command failed", exc_info=original)
             text = _("Something went wrong on my side; the error is logged.")
         else:
@@ -146,19 +154,9 @@ class Leagues(commands.Cog):
             lines = (discord.utils.escape_markdown(discord.utils.escape_mentions(line)) for line in notice.lines)
             text = clip("\n".join(lines) + "\n" + pings)
             await channel.send(text, allowed_mentions=only_users(notice.mentions))
-        carc = self.bot.get_cog("Carc")
-        open_thread = getattr(carc, "open_game_thread", None)
         for game in notice.games:
-            if open_thread is not None:
-                await open_thread(channel, game.game_id, game.user_ids, clip(game.title, 100))
-                continue
-            # Until the Carc cog opens match threads: the players start from the Take turn button.
-            view = await service_of_bot(self.bot).turn(game.game_id)
-            pings = " ".join(present.mention(u, "?") for u in game.user_ids)
-            await channel.send(
-                clip(f"{discord.utils.escape_markdown(game.title)} (game #{game.game_id}): {pings}"),
-                view=turn_view(view),
-                allowed_mentions=only_users(game.user_ids),
+            await table_of(self.bot).open_game_thread(
+                channel, game.game_id, notice.guild_id, game.user_ids, clip(game.title, 100)
             )
 
     # ------------------------------------------------------------------ leagues
@@ -219,9 +217,9 @@ class Leagues(commands.Cog):
     @league.command(name="play", description="Open a lobby for a rated game (ladder seasons)")
     async def play(self, interaction: discord.Interaction, name: str) -> None:
         league = await self._find(interaction, name)
-        user = interaction.user
+        who = caller_of(interaction)
         row = await leagues_of(interaction).open_lobby(
-            league.id, str(user.id), user.display_name, str(interaction.guild_id), str(interaction.channel_id)
+            who, league.id, interaction.user.display_name, str(interaction.channel_id)
         )
         embed = present.lobby_embed(row)
         with speak(game_language(row)):
@@ -234,7 +232,7 @@ class Leagues(commands.Cog):
         await interaction.response.send_message(embed=embed, view=view, allowed_mentions=NO_MENTIONS)
         message = await interaction.original_response() if hasattr(interaction, "original_response") else None
         if message is not None:
-            await service_of(interaction).attach(row.id, lobby_message=str(message.id))
+            await service_of(interaction).attach(who, row.id, lobby_message=str(message.id))
 
     # ------------------------------------------------------------------ seasons
     @league.command(name="season", description="Start a season (ladder, divisions or Swiss) or end it (organisers)")
@@ -564,10 +562,6 @@ class Leagues(commands.Cog):
 
 def leagues_of_bot(bot: Any) -> LeagueService:
     return bot.leagues  # type: ignore[no-any-return]
-
-
-def service_of_bot(bot: Any) -> Any:
-    return bot.service
 
 
 def _division_row(r: TableRow) -> DivisionRow:

@@ -16,7 +16,7 @@ from engine.language import _, ngettext, use
 from locales import translations
 from renderer.board import png_bytes, render_board
 from renderer.summary import render_final, replay_gif
-from service import GameService, LobbyOptions, ServiceError
+from service import Caller, GameService, LobbyOptions, ServiceError
 from storage import Store, open_database
 
 
@@ -49,15 +49,16 @@ async def run_demo(
     db = await open_database(db_path)
     try:
         service = GameService(Store(db))
+        host = Caller.offline("demo-host")
         try:
             lobby = await service.create_lobby(
-                "demo-host",
+                host,
                 "host",
                 LobbyOptions(sets=sets, max_players=players, seed=seed, language=language),
                 seat_creator=False,
             )
             for i in range(players):
-                await service.add_ai(lobby.id, "demo-host", greedy=i % 2 == 0)
+                await service.add_ai(host, lobby.id, "normal" if i % 2 == 0 else "easy")
         except ServiceError as exc:
             print(_("cannot set up that game: {error}").format(error=exc), file=sys.stderr)
             return 2
@@ -75,12 +76,12 @@ async def run_demo(
             line = next((e for e in events if e["type"] == "tile_placed"), None)
             progress.show(placed, f"{line['player']}: {line['tile']}" if line else "")
 
-        await service.start(lobby.id, "demo-host", autoplay=False)
-        await service.run_automatic(lobby.id, on_turn=after_turn)
+        await service.start(host, lobby.id, autoplay=False)
+        await service.run_automatic(host, lobby.id, on_turn=after_turn)
         if progress:
             progress.close()
-        row, game = await service.game(lobby.id)
-        record = await service.export(lobby.id)
+        row, game = await service.game(host, lobby.id)
+        record = await service.export(host, lobby.id)
         (out / "record.json").write_text(json.dumps(record, indent=1))
         if pictures:
             render_final(game).save(out / "final.png")

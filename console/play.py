@@ -23,7 +23,7 @@ from engine.words import tile_name
 from locales import translations
 from renderer.board import label_cells
 from renderer.jobs import board_png, preview_png, turn_png
-from service import Ask, GameService, LobbyOptions, PlayResult, ServiceError, TurnView
+from service import Ask, Caller, GameService, LobbyOptions, PlayResult, ServiceError, TurnView
 from storage import Store, open_database
 
 HELP = N_("""    at a tile:    a cell and a rotation, e.g. ``B 90`` or ``1,0 90`` (a cell label
@@ -51,15 +51,15 @@ async def run_console(
     try:
         service = GameService(Store(db))
         users = {f"console:{name}": name for name in humans}
-        host = next(iter(users)) if users else "console:host"
+        host = Caller.offline(next(iter(users)) if users else "console:host")
         try:
             opts = LobbyOptions(sets=sets, max_players=len(humans) + ai, turn_limit=0, seed=seed, language=language)
             lobby = await service.create_lobby(host, humans[0] if humans else "host", opts, seat_creator=bool(humans))
             for uid, name in list(users.items())[1:]:
-                await service.join(lobby.id, uid, name)
+                await service.join(Caller.offline(uid), lobby.id, name)
             for i in range(ai):
-                await service.add_ai(lobby.id, host, greedy=i % 2 == 0)
-            view = await service.start(lobby.id, host)
+                await service.add_ai(host, lobby.id, "normal" if i % 2 == 0 else "easy")
+            view = await service.start(host, lobby.id)
         except ServiceError as exc:
             write(_("cannot start: {error}").format(error=exc))
             return 2
@@ -79,6 +79,11 @@ async def run_console(
         return 0
     finally:
         await db.close()
+
+
+def _player(view: TurnView) -> Caller:
+    """The terminal acts for whoever is to move (every human plays at this keyboard)."""
+    return Caller.offline(view.user_id or "console:host")
 
 
 def _stdin_line() -> str | None:
@@ -106,7 +111,7 @@ async def _ask(prompt: str, service: GameService, view: TurnView, read, write, p
                 )
             )
         elif word == "tiles":
-            bag = await service.bag(view.game_id)
+            bag = await service.bag(_player(view), view.game_id)
             left, listed = sum(bag.values()), ", ".join(f"{tile_name(t)} x{n}" for t, n in bag.items())
             write(ngettext("{n} tile left: {tiles}", "{n} tiles left: {tiles}", left).format(n=left, tiles=listed))
         elif word == "board":
@@ -121,31 +126,32 @@ async def _picture(service: GameService, view: TurnView, folder: Path, name: str
     path = folder / f"game-{view.game_id}-turn-{view.turn:03d}-{name}.png"
     if name == "turn":
         legal = {f"{x},{y}": label for (x, y), label in label_cells(list(view.placements)).items()}
-        path.write_bytes(await service.picture(turn_png, view.game_id, legal or None))
+        path.write_bytes(await service.picture(_player(view), turn_png, view.game_id, legal or None))
     else:
-        path.write_bytes(await service.picture(board_png, view.game_id))
+        path.write_bytes(await service.picture(_player(view), board_png, view.game_id))
     return path
 
 
 async def _preview(service: GameService, view: TurnView, move: dict, folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"game-{view.game_id}-turn-{view.turn:03d}-preview.png"
-    path.write_bytes(await service.picture(preview_png, view.game_id, move["x"], move["y"], move.get("castle")))
+    png = await service.picture(_player(view), preview_png, view.game_id, move["x"], move["y"], move.get("castle"))
+    path.write_bytes(png)
     return path
 
 
 async def _human_turn(service: GameService, view: TurnView, read, write, pictures: Path | None) -> TurnView:
     """One decision of the player to act: render the service's question, submit the picks."""
-    user = view.user_id or ""
+    user = _player(view)
     if pictures:
         write(_("board: {path}").format(path=await _picture(service, view, pictures)))
     picks: list[int] = []
     while True:
         try:
-            ask = await service.ask(view.game_id, user, picks, view.version)
+            ask = await service.ask(user, view.game_id, picks, view.version)
         except ServiceError as exc:
             write(_("not possible: {error}").format(error=exc))
-            return await service.turn(view.game_id)
+            return await service.turn(user, view.game_id)
         question = ask.question
         assert question is not None
         moves = question.moves()
@@ -157,7 +163,7 @@ async def _human_turn(service: GameService, view: TurnView, read, write, picture
             picks = picks[:-1]
             continue
         try:
-            answer = await service.pick(view.game_id, user, picks + [pick], view.version)
+            answer = await service.pick(user, view.game_id, picks + [pick], view.version)
         except ServiceError as exc:
             write(_("not possible: {error}").format(error=exc))
             continue

@@ -91,3 +91,48 @@ class GreedyPlayer:
         if at.startswith("city") or at == "cloister" or at == "castle":
             return 1.0
         return 0.5
+
+
+# ---------------------------------------------------------------------- seats
+LEVELS = ("easy", "normal", "hard")
+
+
+def make_player(level: str, seed: int, seconds: float | None = None, playouts: int | None = None) -> Any:
+    """A computer player of ``level`` (LEVELS)."""
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}: one of {', '.join(LEVELS)}")
+    return GreedyPlayer(seed) if level != "easy" else RandomPlayer(seed)
+
+
+def seat_player(user_id: str, turn: int) -> Any:
+    """The player behind a computer seat (``ai:LEVEL:N``; older seats ``ai:greedy:N``, ``ai:random:N``),
+    seeded by the turn so that a restarted process makes the same choice."""
+    kind = user_id.split(":")[1] if user_id.count(":") >= 2 else "greedy"
+    seed = turn * 7919 + sum(map(ord, user_id))
+    if kind == "random":
+        return RandomPlayer(seed)
+    if kind in LEVELS:
+        return make_player(kind, seed)
+    return GreedyPlayer(seed)
+
+
+def computer_moves(game: Game, user_id: str | None) -> list[Move]:
+    """The moves of one decision made for a seat: a computer player's (``user_id`` of an
+    ``ai:`` seat), or the automatic ones for an absent player (None). ``game`` is used up."""
+    player = seat_player(user_id, game.turn) if user_id else None
+    start_turn, start_actor = game.turn, game.actor
+    moves: list[Move] = []
+    while not game.finished and game.turn == start_turn and game.actor == start_actor:
+        move = player.choose(game) if player else automatic_move(game)
+        game.apply(move)
+        moves.append(move)
+    return moves
+
+
+def automatic_move(game: Game) -> Move:
+    """The move made for an absent player: the first legal placement, no optional figure."""
+    moves = game.legal_moves()
+    for move in moves:
+        if move["type"] == "pass":
+            return move
+    return moves[0]

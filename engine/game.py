@@ -879,16 +879,6 @@ class Game:
         record["moves"] = [dict(m) for m in self.moves]
         return record
 
-    @classmethod
-    def from_json(cls, record: dict[str, Any]) -> Game:
-        """Rebuild a game from its record; raises BadSetup or IllegalMove."""
-        from engine.record import load
-
-        game, _events, error = load(record)
-        if error is not None:
-            raise IllegalMove(_("move {n}: {error}").format(n=error[0], error=error[1]))
-        return game
-
 
 # ---------------------------------------------------------------------- wording
 _COMPLETED = {

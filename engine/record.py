@@ -30,7 +30,7 @@ def _bad_move(i: int, reason: str) -> BadRecord:
 MAX_PLAYERS = 6
 MAX_NAME = 100  # characters in a player name, a set name, a tile id or any move field
 MAX_NUMBER = 10**6  # coordinates and rotations; anything bigger is no board
-MAX_SEED = 2**64
+MAX_SEED = 2**256  # new games draw 128 random bits (RECORD.md); older records hold smaller seeds
 MOVE_FIELDS_INT = ("x", "y", "rot")
 
 
@@ -88,6 +88,12 @@ def check(record: Any) -> None:
     pool = record.get("pool")
     if pool is not None and (not isinstance(pool, list) or not all(isinstance(t, str) for t in pool)):
         raise BadRecord('"pool" must be a list of tile ids')
+    hidden = record.get("hidden")
+    if hidden is not None:
+        if not _is_int(hidden) or not 0 <= hidden <= MAX_NUMBER:
+            raise BadRecord('"hidden" must be a number of tiles')
+        if pool is None or "seed" in record:
+            raise BadRecord('a record with "hidden" tiles lists the drawn tiles in "pool" and has no "seed"')
     castles = record.get("castles")
     if castles is not None:
         if not isinstance(castles, dict):
@@ -108,12 +114,15 @@ def new_game(record: Record, begin: bool = True) -> Game:
     """The game a record sets up, before any move. Raises BadRecord. With ``begin`` False the
     first turn is not started (no question is asked yet): for engine.snapshot to restore into."""
     check(record)
+    pool = record.get("pool")
+    if record.get("hidden") is not None:
+        pool = [*(pool or []), *_stand_ins(record)]
     try:
         return Game(
             record["players"],
             record.get("sets", ["base"]),
             record.get("seed", 0),
-            pool=record.get("pool"),
+            pool=pool,
             castles=record.get("castles"),
             begin=begin,
         )
@@ -139,3 +148,66 @@ def load(record: Record) -> tuple[Game, list[dict[str, Any]], tuple[int, str] | 
             # A well-formed move the engine's checks did not foresee: the record is unusable.
             raise _bad_move(i, f"cannot be applied ({type(exc).__name__})") from None
     return game, events, None
+
+
+def game_from_record(record: Record) -> Game:
+    """The game a record replays to; raises BadRecord, or IllegalMove at its first illegal move."""
+    game, _events, error = load(record)
+    if error is not None:
+        raise IllegalMove(f"move {error[0]}: {error[1]}")
+    return game
+
+
+# ---------------------------------------------------------------------- hidden tiles
+def public_record(game: Game) -> Record:
+    """The record of ``game`` that a player may see (RECORD.md ``hidden``).
+
+    A finished game's record is whole. Of a game in progress it lists the tiles drawn so far,
+    in draw order, and only the number of the others: no seed, no order of the undrawn tiles,
+    nothing from which they could be derived. It replays exactly to the current position.
+    """
+    record = game.to_json()
+    if game.finished:
+        return record
+    drawn = drawn_prefix(game)
+    del record["seed"]
+    record["pool"] = drawn
+    record["hidden"] = len(game.initial_bag) - len(drawn)
+    return record
+
+
+def drawn_prefix(game: Game) -> list[str]:
+    """The start of the game's bag that play has uncovered: the shortest prefix of the bag as
+    dealt that holds every tile drawn so far (a river tile put back under the river stack is
+    drawn again later, so the tiles drawn are the prefix's, in another order)."""
+    wanted: dict[str, int] = {}
+    for tile_id in game.bag[: game.bag_pos]:
+        wanted[tile_id] = wanted.get(tile_id, 0) + 1
+    missing = sum(wanted.values())
+    taken = 0
+    for tile_id in game.initial_bag:
+        if missing == 0:
+            break
+        taken += 1
+        if wanted.get(tile_id, 0) > 0:
+            wanted[tile_id] -= 1
+            missing -= 1
+    return list(game.initial_bag[:taken])
+
+
+def _stand_ins(record: Record) -> list[str]:
+    """Tiles that stand for the hidden ones, in an order that says nothing about theirs: the bag
+    that seed 0 deals for these sets, less the drawn tiles (it keeps the river's order rules). A
+    replay never draws them: it stops at the position where the record was taken."""
+    try:
+        template = Game(record["players"], record.get("sets", ["base"]), 0, castles=record.get("castles"),
+                        begin=False).initial_bag  # fmt: skip
+    except BadSetup as exc:
+        raise BadRecord(str(exc)) from None
+    left = list(template)
+    for tile_id in record["pool"]:
+        if tile_id in left:
+            left.remove(tile_id)
+    if len(left) != record["hidden"]:
+        raise BadRecord(f'"hidden" says {record["hidden"]} tiles are left, the sets leave {len(left)}')
+    return left

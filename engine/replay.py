@@ -24,7 +24,7 @@ def summary(record: Any) -> tuple[dict[str, Any], int]:
         "finished": game.finished,
         "scores": game.score_table(),
         "turn": game.turn,
-        "next": game.next_info(),
+        "next": _next(record, game),
         "supply": dict(zip(game.players, game.supply, strict=False)),
         "events": events,
     }
@@ -32,6 +32,14 @@ def summary(record: Any) -> tuple[dict[str, Any], int]:
         out["move"], out["error"] = error
         return out, 1
     return out, 0
+
+
+def _next(record: dict[str, Any], game: Any) -> dict[str, Any] | None:
+    """Whose decision is awaited; of a record with hidden tiles, the tile only if it was drawn."""
+    info = game.next_info()
+    if info is not None and record.get("hidden") is not None and game.bag_pos > len(record["pool"]):
+        info.pop("tile", None)
+    return info
 
 
 def _no_constant(name: str) -> Any:

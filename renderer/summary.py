@@ -9,7 +9,7 @@ from typing import Any
 from PIL import GifImagePlugin, Image, ImageChops, ImageDraw
 
 from engine import Game
-from engine.record import new_game
+from engine.record import game_from_record, new_game
 from renderer import palette as pal
 from renderer.board import (
     FIXED_PALETTE,
@@ -75,7 +75,7 @@ def replay_gif(record: dict[str, Any], final: Game | None = None) -> bytes:
     fraction of a second and a few megabytes. ``final``: the game at the record's end,
     if the caller has it (it sets the picture's extent), else it is replayed.
     """
-    final = Game.from_json(record) if final is None else final
+    final = game_from_record(record) if final is None else final
     frame, text = replay_frame(final)
     game = new_game(record)
     frames = _ReplayFrames(game, frame, text, score_digits=len(str(max(final.scores))))

@@ -26,19 +26,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import logging
 import math
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from openskill.models import PlackettLuce
 
 from engine.language import N_, _
 from locales import language_of
+from service import validate
 from service.announce import in_language
-from service.games import GameService, LobbyOptions, ServiceError, utcnow
+from service.caller import Caller, acting_for, caller
+from service.games import GameService, utcnow
+from service.lobbies import LobbyOptions
+from service.validate import ServiceError
 from storage import Conflict, GameRow, NotFound
 from storage.leagues import (
     CompetitionRow,
@@ -52,6 +57,7 @@ from storage.leagues import (
 )
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 MODEL = PlackettLuce()
 DEFAULT_MU = MODEL.mu
@@ -470,6 +476,30 @@ class FixtureView:
     outcome: MatchOutcome | None
 
 
+class LeagueDamaged(ServiceError):
+    """A league whose stored rows cannot be read. Only that league is affected."""
+
+
+def _contained(method: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T]]:
+    """A league's damaged rows (text where a number is stored, options that are not JSON, a season
+    time that does not parse) make that league's calls a clear ``LeagueDamaged``; the others work."""
+
+    @functools.wraps(method)
+    async def contained(self: Any, league_id: Any, *args: Any, **kwargs: Any) -> T:
+        try:
+            return await method(self, league_id, *args, **kwargs)
+        except ServiceError:
+            raise
+        except (ValueError, TypeError, KeyError, AttributeError, IndexError, RecursionError) as exc:
+            log.warning("league #%s: %s failed on its stored rows", league_id, method.__name__, exc_info=exc)
+            what = validate.shorten(f"{type(exc).__name__}: {exc}", 160)
+            raise LeagueDamaged(
+                _("league #{id} cannot be read: its stored data is damaged ({what})").format(id=league_id, what=what)
+            ) from None
+
+    return contained
+
+
 class LeagueService:
     def __init__(self, games: GameService, store: LeagueStore, clock: Callable[[], datetime] = utcnow) -> None:
         self.games = games
@@ -513,6 +543,7 @@ class LeagueService:
             raise ServiceError(_("this server has no league called {name!r}").format(name=name[:40]))
         return league
 
+    @_contained
     async def league(self, league_id: int) -> LeagueRow:
         try:
             return await self.store.league(league_id)
@@ -529,6 +560,7 @@ class LeagueService:
         if not self.may_organise(league, is_manager, role_ids):
             raise ServiceError(_("only server managers or the league's organisers can {action}").format(action=_(what)))
 
+    @_contained
     async def set_organiser_role(self, league_id: int, role_id: int | None, is_manager: bool) -> LeagueRow:
         """Server managers name the role whose members run the league's seasons (None: nobody else)."""
         if not is_manager:
@@ -537,13 +569,16 @@ class LeagueService:
         await self.store.set_league_option(league_id, "organiser_role", role_id)
         return await self.league(league_id)
 
+    @_contained
     async def join(self, league_id: int, user_id: str, name: str) -> None:
+        user_id, name = validate.user_id(user_id), validate.display_name(name)
         await self.league(league_id)
         try:
             await self.store.add_member(league_id, user_id, name, self.clock())
         except Conflict as exc:
             raise ServiceError(str(exc)) from None
 
+    @_contained
     async def leave(self, league_id: int, user_id: str) -> None:
         try:
             await self.store.remove_member(league_id, user_id)
@@ -551,10 +586,12 @@ class LeagueService:
             raise ServiceError(str(exc)) from None
 
     # ------------------------------------------------------------------ seasons
+    @_contained
     async def current_season(self, league_id: int) -> int | None:
         seasons = await self.store.seasons(league_id)
         return seasons[-1].number if seasons and seasons[-1].ended_at is None else None
 
+    @_contained
     async def start_season(
         self, league_id: int, is_manager: bool, rules: CompetitionRules | None = None,
         guild_id: str | None = None, channel_id: str | None = None, role_ids: list[int] | None = None,
@@ -572,6 +609,7 @@ class LeagueService:
             await self.store.create_competition(league_id, number, asdict(checked), guild_id, channel_id, self.clock())
         return number
 
+    @_contained
     async def end_season(self, league_id: int, is_manager: bool, role_ids: list[int] | None = None) -> list[Standing]:
         """Close the running season; its final standings (and a competition's tables and
         movements) are kept as they are now."""
@@ -592,10 +630,9 @@ class LeagueService:
         return table
 
     async def _abort(self, game_id: int) -> None:
-        abort = getattr(self.games, "abort", None)
-        if abort is not None:
-            with contextlib.suppress(ServiceError):
-                await abort(game_id, SYSTEM_USER, is_manager=True)
+        with contextlib.suppress(ServiceError):
+            row = await self.games.store.get_game(game_id)
+            await self.games.abort(Caller.system(row.guild_id), game_id)
 
     async def _archive(self, league_id: int, season: int, ladder: list[Standing]) -> Any:
         """What an ended season keeps: the ratings table, plus a competition's tables."""
@@ -609,6 +646,7 @@ class LeagueService:
             "tables": {str(d): [asdict(r) for r in rows] for d, rows in tables.items()},
         }
 
+    @_contained
     async def competition(self, league_id: int, season: int | None = None) -> CompetitionRow | None:
         if season is None:
             season = await self.current_season(league_id)
@@ -636,6 +674,7 @@ class LeagueService:
 
         return [(u, members[u]) for u in sorted(members, key=strength)]
 
+    @_contained
     async def seed(self, league_id: int, is_manager: bool, role_ids: list[int] | None = None) -> list[EntrantRow]:
         """Put the active members into divisions: last season's movements first (promoted up,
         relegated down), newcomers by rating into the lowest division; without a previous
@@ -678,6 +717,7 @@ class LeagueService:
             raise ServiceError(str(exc)) from None
         return await self.store.entrants(league_id, competition.season)
 
+    @_contained
     async def entrants(self, league_id: int) -> list[EntrantRow]:
         """The running competition's players by division and seed (empty until seeded)."""
         competition = await self._running_competition(await self.league(league_id))
@@ -691,6 +731,7 @@ class LeagueService:
                 return next_divisions(tables)
         return {}
 
+    @_contained
     async def assign(
         self, league_id: int, user_id: str, division: int, is_manager: bool, role_ids: list[int] | None = None
     ) -> list[EntrantRow]:
@@ -717,6 +758,7 @@ class LeagueService:
             raise ServiceError(str(exc)) from None
         return await self.store.entrants(league_id, competition.season)
 
+    @_contained
     async def kickoff(self, league_id: int, is_manager: bool, role_ids: list[int] | None = None) -> LeagueNotice:
         """Open the season's first round (its notice speaks the league's language)."""
         with in_language(await self._language(league_id)):
@@ -833,13 +875,13 @@ class LeagueService:
             language=league.options.get("language", "en"),
         )  # fmt: skip
         try:
+            home = acting_for(fixture.home, competition.guild_id)
             row = await self.games.create_lobby(
-                fixture.home, names[fixture.home], options, competition.guild_id, competition.channel_id,
-                True, league.id,
+                home, names[fixture.home], options, competition.channel_id, True, league.id
             )  # fmt: skip
             await self.store.add_fixture_game(fixture.id, number, row.id)
-            await self.games.join(row.id, fixture.away, names[fixture.away])
-            await self.games.start(row.id, fixture.home, False)
+            await self.games.join(acting_for(fixture.away, competition.guild_id), row.id, names[fixture.away])
+            await self.games.start(home, row.id, False)
         except (ServiceError, Conflict) as exc:
             # A player who left the league cannot be seated: the deadline rules the match.
             log.warning("league %s fixture %s: game %s not opened: %s", league.id, fixture.id, number, exc)
@@ -983,7 +1025,7 @@ class LeagueService:
             if fixture.games:
                 game_id = fixture.games[-1]
                 try:
-                    view = await self.games.turn(game_id)
+                    view = await self.games.turn(Caller.system(competition.guild_id), game_id)
                 except ServiceError:
                     view = None
                 if view is not None and not view.finished:
@@ -1017,6 +1059,7 @@ class LeagueService:
             following = await self._after_decision(league, competition)
         return [notice] + ([following] if following is not None else [])
 
+    @_contained
     async def override(
         self, league_id: int, fixture_id: int, winner: str | None, reason: str, by_user: str, is_manager: bool,
         role_ids: list[int] | None = None,
@@ -1062,11 +1105,12 @@ class LeagueService:
         return notice
 
     # ------------------------------------------------------------------ ladder games
-    async def open_lobby(
-        self, league_id: int, user_id: str, name: str, guild_id: str | None = None, channel_id: str | None = None
-    ) -> GameRow:
+    async def open_lobby(self, who: Caller, league_id: int, name: str, channel_id: str | None = None) -> GameRow:
+        who = caller(who)
         league = await self.league(league_id)
-        if not await self.store.is_member(league_id, user_id):
+        if not who.may_see(league.guild_id):
+            raise ServiceError(_("there is no such league in this server"))
+        if not await self.store.is_member(league_id, who.user_id):
             raise ServiceError(_("join the league {league!r} first (/league join)").format(league=league.name))
         season = await self.current_season(league_id)
         if season is None:
@@ -1082,7 +1126,7 @@ class LeagueService:
             sets=o["sets"], max_players=o["max_players"], turn_limit=o["turn_limit"],
             timeout_policy=o["timeout_policy"], language=o.get("language", "en"),
         )  # fmt: skip
-        return await self.games.create_lobby(user_id, name, options, guild_id, channel_id, league_id=league_id)
+        return await self.games.create_lobby(who, name, options, channel_id, league_id=league_id)
 
     async def record_game(self, game_id: int) -> None:
         """Rate a finished league game and count it for its match (called by the game service)."""
@@ -1107,10 +1151,24 @@ class LeagueService:
 
     async def rebuild(self, league_id: int | None = None) -> dict[int, int]:
         """Recompute ratings from the results log, and the kept tables of ended seasons from
-        the ratings, fixtures and match log; returns results replayed per league."""
-        leagues = [await self.league(league_id)] if league_id is not None else await self.store.leagues()
-        done = {}
-        for league in leagues:
+        the ratings, fixtures and match log; returns results replayed per league. A league whose
+        rows are damaged is left as it is and named in ``self.unrebuilt`` (id -> why); the others
+        are rebuilt."""
+        ids = [league_id] if league_id is not None else await self.store.league_ids()
+        done: dict[int, int] = {}
+        self.unrebuilt: dict[int, str] = {}
+        for one in ids:
+            try:
+                done[one] = await self._rebuild_one(one)
+            except ServiceError as exc:
+                if league_id is not None:
+                    raise
+                self.unrebuilt[one] = str(exc)
+        return done
+
+    @_contained
+    async def _rebuild_one(self, league_id: int) -> int:
+        for league in [await self.league(league_id)]:
             ratings: dict[RatingKey, Rating] = {}
             results = await self.store.results(league.id)
             for result in results:
@@ -1121,10 +1179,10 @@ class LeagueService:
                     ladder = await self._ratings_table(league, past.number)
                     archive = await self._archive(league.id, past.number, ladder)
                     await self.store.replace_season_standings(league.id, past.number, archive)
-            done[league.id] = len(results)
-        return done
+        return len(results)
 
     # ------------------------------------------------------------------ reading
+    @_contained
     async def standings(self, league_id: int, season: int | None = None) -> list[Standing]:
         """The ratings table of a season (for a competition: beside its division tables)."""
         league = await self.league(league_id)
@@ -1167,6 +1225,7 @@ class LeagueService:
             for i, (o, user, mu, sigma, games) in enumerate(rows, start=1)
         ]
 
+    @_contained
     async def rating_changes(self, league_id: int, season: int) -> dict[str, tuple[int, int, bool]]:
         """user -> (friendly rating now, change since the season began, provisional)."""
         league = await self.league(league_id)
@@ -1185,6 +1244,7 @@ class LeagueService:
             out[user] = (now, now - display_rating(mu0, sigma0), games < provisional)
         return out
 
+    @_contained
     async def season_tables(self, league_id: int, season: int | None = None) -> dict[int, list[TableRow]]:
         """A competition season's division tables (Swiss: one table), computed from the log."""
         if season is None:
@@ -1203,6 +1263,7 @@ class LeagueService:
             await self.rating_changes(league_id, season),
         )
 
+    @_contained
     async def fixtures_for(self, league_id: int, user_id: str) -> list[FixtureView]:
         """A player's matches still to play this season: the open ones with their games and
         deadline, then (in a round robin) the later rounds of the schedule."""
@@ -1240,6 +1301,7 @@ class LeagueService:
             fixture.deadline, fixture.games, outcome,
         )  # fmt: skip
 
+    @_contained
     async def progress(self, league_id: int) -> list[FixtureView]:
         """Every match of the current round, decided or not (for organisers)."""
         league = await self.league(league_id)
@@ -1250,6 +1312,7 @@ class LeagueService:
         current = max((f.round for f, _unused in outcomes), default=0)
         return [self._fixture_view(f, names, o) for f, o in outcomes if f.round == current]
 
+    @_contained
     async def history(self, league_id: int) -> list[dict[str, Any]]:
         """The season archive: each season's format, dates, and winners (and movements)."""
         out = []
@@ -1275,6 +1338,7 @@ class LeagueService:
             out.append(entry)
         return out
 
+    @_contained
     async def player(self, league_id: int, user_id: str) -> dict[str, Any]:
         table = await self.standings(league_id)
         me = next((s for s in table if s.user_id == user_id), None)
@@ -1287,5 +1351,6 @@ class LeagueService:
             raise ServiceError(_("that player has no rating in this league yet"))
         return {"standing": me, "history": history}
 
+    @_contained
     async def league_games(self, league_id: int) -> list[GameRow]:
         return [await self.games.store.get_game(i) for i in await self.store.game_ids(league_id)]

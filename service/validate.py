@@ -15,6 +15,7 @@ from engine.moves import MOVE_TYPES as ENGINE_MOVE_TYPES
 
 MAX_GAME_ID = 2**63 - 1  # SQLite's INTEGER
 MAX_ID_LENGTH = 100  # user ids, guild ids: Discord snowflakes, "ai:greedy:1", console names
+MAX_NAME = 32  # a display name, as Discord caps it
 MAX_TEXT = 100  # any string inside a move (a tile id, a spot, a ferry join)
 MAX_COORDINATE = 10_000  # far beyond any board (a game has at most a few hundred tiles)
 MAX_MOVES = 20  # moves in one turn
@@ -73,10 +74,10 @@ def user_id(value: Any, what: str = "user id") -> str:
 
 
 def display_name(value: Any) -> str:
-    """A player's display name as a front end passes it: any printable text, cut to 100."""
+    """A player's display name as a front end passes it: any printable text, cut to Discord's 32."""
     if not isinstance(value, str):
         raise InvalidInput(_("{value} is not a name").format(value=clip(value, 30)))
-    return "".join(ch for ch in value if ch.isprintable())[:MAX_TEXT]
+    return "".join(ch for ch in value if ch.isprintable())[:MAX_NAME]
 
 
 def names(value: Any, what: str, limit: int = 16) -> list[str]:
@@ -91,6 +92,18 @@ def names(value: Any, what: str, limit: int = 16) -> list[str]:
 def whole_number(value: Any, what: str) -> int:
     if not is_int(value) or abs(value) > MAX_GAME_ID:
         raise InvalidInput(_("{what} must be a whole number, not {value}").format(what=_(what), value=clip(value, 30)))
+    return value
+
+
+MAX_SEED = 2**256
+
+
+def seed(value: Any) -> int:
+    """A game's seed: a whole number, up to 256 bits (new games draw 128)."""
+    if not is_int(value) or not 0 <= value < MAX_SEED:
+        raise InvalidInput(
+            _("{what} must be a whole number, not {value}").format(what=_("the seed"), value=clip(value, 30))
+        )
     return value
 
 

@@ -25,8 +25,8 @@ Record = dict[str, Any]
 # The picture jobs are renderer.jobs's (turn_png, board_png, preview_png, final_png, replay_gif).
 def computer_turn(record: Record, user_id: str) -> list[dict[str, Any]]:
     """The moves a computer seat makes for the decision the record stops at."""
+    from engine.ai import computer_moves
     from renderer.jobs import game_of  # the same per-process cache of replayed games
-    from service.games import computer_moves
 
     return computer_moves(game_of(record).clone(), user_id)
 

@@ -116,6 +116,10 @@ class LeagueStore:
         )
         return self._league(rows[0]) if rows else None
 
+    async def league_ids(self) -> list[int]:
+        """Every league's id, damaged or not (what a rebuild walks through)."""
+        return [r[0] for r in await self.store._read("SELECT id FROM leagues ORDER BY id")]
+
     async def leagues(self, guild_id: str | None = None) -> list[LeagueRow]:
         if guild_id is None:
             rows = await self.store._read("SELECT * FROM leagues ORDER BY id")

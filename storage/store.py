@@ -247,6 +247,15 @@ class Store:
         )
         return [(r[0], r[1], r[2], r[3]) for r in rows]
 
+    async def automatic_game_ids(self) -> list[int]:
+        """Active games with a seat nobody clicks for (a computer, or a player who left): the games
+        the clock checks for a move it must make itself."""
+        rows = await self._read(
+            "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id"
+            " WHERE g.status = 'active' AND (s.is_ai = 1 OR s.status != 'playing') ORDER BY g.id"
+        )
+        return [r[0] for r in rows]
+
     async def game_id_by_thread(self, thread_id: str) -> int | None:
         rows = await self._read("SELECT id FROM games WHERE thread_id = ?", (thread_id,))
         return rows[0][0] if rows else None

@@ -114,6 +114,7 @@ class FakeDiscord:
         self.guild_locale = "en-US"  # the servers' language, as Discord reports it in interactions
         self.log: list[dict[str, Any]] = []  # every message created or edited, in order
         self.dms: dict[int, list[dict[str, Any]]] = {}
+        self.offered_in_dms: set[str] = set()  # commands a user could pick in a DM (slash() notes them)
 
     def new_id(self) -> int:
         return next(self._ids)
@@ -639,6 +640,16 @@ class Harness:
         await self.start()
 
     # -- acting
+    def dm_channel(self, user: User) -> int:
+        """The direct-message channel between the bot and ``user``."""
+        for cid, channel in self.fake.channels.items():
+            if channel.get("dm_of") == user.id:
+                return cid
+        cid = self.fake.new_id()
+        self.fake.channels[cid] = {"id": str(cid), "type": 1, "recipients": [user.payload()], "guild_id": None,
+                                   "dm_of": user.id}  # fmt: skip
+        return cid
+
     def _base(self, user: User, channel_id: int, kind: int) -> tuple[dict[str, Any], Interaction]:
         fake = self.fake
         iid = fake.new_id()
@@ -655,6 +666,10 @@ class Harness:
             "authorizing_integration_owners": {"0": channel.get("guild_id")},
         }  # fmt: skip
         payload["member"]["permissions"] = str(perms)
+        if channel.get("dm_of"):  # Discord's shape of an interaction in a DM: a user, no server, no member
+            del payload["member"], payload["guild_id"], payload["guild_locale"]
+            payload["user"], payload["context"] = user.payload(), 1
+            payload["authorizing_integration_owners"] = {}
         return payload, record
 
     async def _run(self, payload: dict[str, Any], record: Interaction) -> Answer:
@@ -683,6 +698,8 @@ class Harness:
 
     async def slash(self, user: User, channel_id: int, path: str, **options: Any) -> Answer:
         command, subs = self.fake.command_named(path)
+        if self.fake.channels[channel_id].get("dm_of") and command.get("dm_permission") is not False:
+            self.fake.offered_in_dms.add(command["name"])  # Discord would list it in the DM
         payload, record = self._base(user, channel_id, 2)
         payload["data"] = self._command_data(command, subs, options, focused=None)
         return await self._run(payload, record)

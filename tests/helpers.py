@@ -89,3 +89,62 @@ def turn_frames(data: bytes) -> list[Image.Image]:
         if gif.info["duration"] != REPLAY_SPLIT_MS:
             out.append(gif.convert("RGB"))
     return out
+
+
+# ---------------------------------------------------------------------- callers
+def as_(user_id: str, guild_id: str | None = None, manager: bool = False) -> Any:
+    """A user acting in a server (``guild_id``), or offline (no server) as the terminal does."""
+    from service import Caller
+
+    if guild_id is None:  # an offline game has no server to manage: a test may still say it does
+        return Caller(user_id, None, "offline", manager)
+    return Caller.member(user_id, guild_id, manager)
+
+
+def anyone(guild_id: str | None) -> Any:
+    """The service acting for a server's games (reads that need no particular player)."""
+    from service import Caller
+
+    return Caller.system(guild_id)
+
+
+SYSTEM = anyone(None)  # reaches the games of no server (the service tests' games)
+
+
+class Drafted:
+    """What the question asks once a draft of the turn's first moves is made (through ``ask``)."""
+
+    def __init__(self, question: Any) -> None:
+        self.question = question
+        self.step = question.kind if question is not None else None
+        self.player = question.player if question is not None else None
+        self.choices = [option for option in question.options] if question is not None else []
+        if question is not None and question.pass_label is not None:
+            self.choices.append(_Pass(question.pass_label))
+
+
+class _Pass:
+    def __init__(self, label: str) -> None:
+        self.label, self.move = label, {"type": "pass"}
+
+
+async def draft_question(service: Any, who: Any, game_id: int, version: int, draft: list[dict[str, Any]]) -> Drafted:
+    """The question after ``draft`` (moves among those offered), asked as the panel asks: by picks."""
+    from service import ServiceError
+
+    picks: list[int] = []
+    for move in draft:
+        ask = await service.ask(who, game_id, picks, version)
+        offered = ask.question.moves() if ask.question is not None else []
+        matches = [i for i, m in enumerate(offered) if {k: m.get(k) for k in move} == move]
+        if not matches:
+            raise ServiceError(f"{move} is not on offer")
+        picks.append(matches[0])
+    return Drafted((await service.ask(who, game_id, picks, version)).question)
+
+
+async def any_of(service: Any, game_id: int) -> Any:
+    """The service acting for the server a game belongs to (tests reading a game as its thread shows it)."""
+    from service import Caller
+
+    return Caller.system((await service.store.get_game(game_id)).guild_id)

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import random
 
+from service import Limits
 from tests.discord_api import User, components_of, running
+from tests.helpers import SYSTEM, any_of, anyone, as_  # noqa: F401
 from tests.test_discord_play import actor, clean, finish_in_panel, open_game, turn_message
 
 ANN, BOB = User(800, "Ann", manager=True), User(801, "Bob")
@@ -26,11 +28,11 @@ async def test_bad_commands_are_answered_privately_and_change_nothing(tmp_path):
         for sets in ("base,nonsense", LONG, "²"):
             answer = await h.slash(ANN, channel, "carc new", sets=sets)
             assert answer.public == [] and "unknown set" in private_reply(h, answer)["content"]
-        assert await h.bot.service.games(guild_id=None) == []
+        assert await h.bot.service.store.game_ids() == []
         game_id, thread = await open_game(h, channel, [ANN, BOB], "base")
         player = await actor(h, game_id, [ANN, BOB])
         other = BOB if player is ANN else ANN
-        before = (await h.bot.service.turn(game_id)).version
+        before = (await h.bot.service.turn(await any_of(h.bot.service, game_id), game_id)).version
         for options in ({"cell": LONG, "rot": 0}, {"cell": "A", "rot": 45}, {"cell": "A", "spot": "²"},
                         {"cell": "A", "spot": "9" * 5000}, {"cell": "999,999", "rot": 0}):  # fmt: skip
             answer = await h.slash(player, thread, "carc place", **options)
@@ -43,7 +45,7 @@ async def test_bad_commands_are_answered_privately_and_change_nothing(tmp_path):
         for command in ("carc score", "carc tiles", "carc board", "carc export"):
             answer = await h.slash(ANN, channel, command, game=2**62)
             assert "no game" in private_reply(h, answer)["content"], command
-        assert (await h.bot.service.turn(game_id)).version == before
+        assert (await h.bot.service.turn(await any_of(h.bot.service, game_id), game_id)).version == before
         await h.slash(ANN, thread, "carc resign")
         answer = await h.slash(ANN, thread, "carc resign")
         assert answer.public == [] and private_reply(h, answer)
@@ -53,7 +55,7 @@ async def test_bad_commands_are_answered_privately_and_change_nothing(tmp_path):
 async def test_another_servers_managers_have_no_power_and_read_nothing(tmp_path):
     async with running(tmp_path, [ANN, BOB], second_guild=[EVE]) as (h, channel, elsewhere):
         game_id, _thread = await open_game(h, channel, [ANN, BOB], "base")
-        version = (await h.bot.service.turn(game_id)).version
+        version = (await h.bot.service.turn(await any_of(h.bot.service, game_id), game_id)).version
         for command, options in [
             ("carc abort", {}), ("carc kick", {"player": ANN}), ("carc board", {}), ("carc score", {}),
             ("carc tiles", {}), ("carc export", {}), ("carc resign", {}),
@@ -61,9 +63,9 @@ async def test_another_servers_managers_have_no_power_and_read_nothing(tmp_path)
             answer = await h.slash(EVE, elsewhere, command, game=game_id, **options)
             assert answer.public == [], command
             assert answer.interaction.original is None or private_reply(h, answer)
-        row = await h.bot.service.lobby(game_id)
+        row = await h.bot.service.lobby(await any_of(h.bot.service, game_id), game_id)
         assert row.status == "active" and all(s.status == "playing" for s in row.seats)
-        assert (await h.bot.service.turn(game_id)).version == version
+        assert (await h.bot.service.turn(await any_of(h.bot.service, game_id), game_id)).version == version
         clean(h)
 
 
@@ -76,7 +78,7 @@ async def test_a_panel_survives_a_restart_and_old_tokens(tmp_path):
         await h.restart()
         h.fake.advance(20 * 60)  # the panel's own token is long dead; each click brings a new one
         assert await finish_in_panel(h, player, panel, random.Random(1)) >= 1
-        assert (await h.bot.service.turn(game_id)).turn == 2
+        assert (await h.bot.service.turn(await any_of(h.bot.service, game_id), game_id)).turn == 2
         # The old turn message's button still opens the current turn for whoever must act now.
         nxt = await actor(h, game_id, [ANN, BOB])
         first_turn_message = next(m for m in h.messages_in(thread) if components_of(m))
@@ -115,6 +117,7 @@ async def test_kicking_the_player_to_move_posts_the_next_turn_and_pings_the_next
 async def test_names_never_ping_and_long_lists_stay_within_limits(tmp_path):
     loud = User(803, "@everyone **bold** ||x||")
     async with running(tmp_path, [ANN, loud]) as (h, channel, _):
+        h.bot.service.limits = Limits(lobbies_per_user=40, lobbies_per_server=40)  # a long list to show
         for _ in range(30):
             await h.slash(ANN, channel, "carc new", sets="base")
         game_id, thread = await open_game(h, channel, [ANN, loud], "base")
@@ -204,12 +207,12 @@ async def test_a_turn_that_times_out_posts_the_next_turn_with_its_button(tmp_pat
         await h.click(BOB, h.fake.messages[int(lobby["id"])], "Join")
         await h.click(ANN, h.fake.messages[int(lobby["id"])], "Start")
         thread = h.fake.threads_from[int(lobby["id"])]
-        game_id = await h.bot.service.game_for_thread(str(thread))
+        game_id = await h.bot.service.store.game_id_by_thread(str(thread))
         late = await actor(h, game_id, [ANN, BOB])
         service = h.bot.service
         real = service.clock
         service.clock = lambda: real() + timedelta(hours=2)
-        await h.bot.get_cog("Carc").deadlines()  # one tick of the clock
+        await h.bot.get_cog("Play").deadlines()  # one tick of the clock
         post = h.messages_in(thread)[-1]
         nxt = await actor(h, game_id, [ANN, BOB])
         assert nxt is not late and "ran out of time" in post["content"]
@@ -241,4 +244,55 @@ async def test_the_board_whole_or_in_part_is_shown_privately(tmp_path):
             reply = private_reply(h, answer)
             sizes.append([a["size"] for a in reply["attachments"]])
         assert all(s and s[0] > 1000 for s in sizes[:3]) and sizes[3] == []  # "zz" is no cell: a clear refusal
+        clean(h)
+
+
+async def test_from_a_dm_no_game_or_league_command_is_offered_or_answered(tmp_path):
+    async with running(tmp_path, [ANN, BOB]) as (h, channel, _):
+        game_id, thread = await open_game(h, channel, [ANN, BOB], "base")
+        await h.slash(ANN, channel, "league create", name="Friday")
+        dm = h.dm_channel(BOB)
+        calls = {
+            "carc new": {}, "carc place": {"cell": "A", "game": game_id}, "carc board": {"game": game_id},
+            "carc score": {"game": game_id}, "carc tiles": {"game": game_id}, "carc rules": {},
+            "carc export": {"game": game_id}, "carc games": {}, "carc resign": {"game": game_id},
+            "carc settings": {"dm": True}, "carc abort": {"game": game_id},
+            "carc kick": {"player": ANN, "game": game_id}, "league create": {"name": "Mine"},
+            "league join": {"name": "Friday"}, "league standings": {"name": "Friday"},
+            "league play": {"name": "Friday"}, "league history": {"name": "Friday"},
+        }  # fmt: skip
+        before = (await h.bot.service.turn(await any_of(h.bot.service, game_id), game_id)).version
+        for path, options in calls.items():
+            answer = await h.slash(BOB, dm, path, **options)
+            reply = h.fake.messages[answer.interaction.original]
+            assert "not in direct messages" in reply["content"], (path, reply["content"])
+            assert reply["flags"] & 64 and not reply.get("attachments"), path
+            assert answer.public == [], path
+        assert h.fake.offered_in_dms == set()  # Discord lists neither /carc nor /league in a DM
+        assert (await h.bot.service.turn(await any_of(h.bot.service, game_id), game_id)).version == before
+        store = h.bot.service.store
+        rows = await store.get_games(await store.game_ids())
+        assert [r.id for r in rows] == [game_id]  # nothing was opened from the DM
+        clean(h)
+
+
+async def test_another_servers_lobby_and_turn_buttons_reach_nothing(tmp_path):
+    async with running(tmp_path, [ANN, BOB], second_guild=[EVE]) as (h, channel, other):
+        answer = await h.slash(ANN, channel, "carc new", sets="base,castles", castles="chosen")
+        lobby = answer.public[-1]
+        game_id = int(lobby["components"][0]["components"][0]["custom_id"].split(":")[2])
+        forged = {**lobby, "channel_id": str(other)}  # the same custom ids, clicked in another server
+        for label in ("Join", "Leave", "Add computer", "Start"):
+            answer = await h.click(EVE, forged, label)
+            assert f"no game #{game_id} in this server" in answer.text, label
+        for part, values in (("carc:sets:", ["base"]), ("carc:castles:", ["castles.eltz"]), ("carc:lang:", ["fr"])):
+            answer = await h.select(EVE, forged, part, values)
+            assert f"no game #{game_id} in this server" in answer.text, part
+        row = await h.bot.service.lobby(await any_of(h.bot.service, game_id), game_id)
+        assert [s.user_id for s in row.seats] == [str(ANN.id)] and row.options["sets"] == ["base", "castles"]
+        game_id, thread = await open_game(h, channel, [ANN, BOB], "base")
+        post = turn_message(h, thread)
+        answer = await h.click(EVE, {**post, "channel_id": str(other)}, "Take turn")
+        assert f"no game #{game_id} in this server" in answer.text
+        assert answer.public == []
         clean(h)

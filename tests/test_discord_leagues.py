@@ -12,6 +12,7 @@ from pathlib import Path
 import discord
 
 from tests.discord_api import User, components_of, running
+from tests.helpers import SYSTEM, anyone, as_  # noqa: F401
 from tests.test_discord_play import clean
 from tests.test_leagues import play_out
 
@@ -171,9 +172,9 @@ async def test_league_rebuild_command(tmp_path):
     league = await leagues.create("1", "Sunday", "boss", True, max_players=2)
     await leagues.join(league.id, "111", "Ann")
     await leagues.join(league.id, "222", "Bob")
-    lobby = await leagues.open_lobby(league.id, "111", "Ann")
-    await games.join(lobby.id, "222", "Bob")
-    await games.start(lobby.id, "111")
+    lobby = await leagues.open_lobby(as_("111", league.guild_id), league.id, "Ann")
+    await games.join(as_("222", "1"), lobby.id, "Bob")
+    await games.start(as_("111", "1"), lobby.id)
     await play_out(games, lobby.id)
     await db.close()
     proc = subprocess.run(

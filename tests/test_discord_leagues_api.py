@@ -26,7 +26,7 @@ async def test_a_swiss_season_played_on_discord(tmp_path):
         matches = [t for t in h.fake.channels.values() if t["type"] == 11 and t["name"].startswith("Friday")]
         assert len(matches) == 1  # three players: one match and a bye
         thread = int(matches[0]["id"])
-        game_id = await h.bot.service.game_for_thread(str(thread))
+        game_id = await h.bot.service.store.game_id_by_thread(str(thread))
         opening = h.messages_in(thread)[0]["content"]
         assert "Seats and colours" in opening and opening.count("<@") == 2
         rng = random.Random(5)

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tests.discord_api import Answer, Harness, User, components_of, running
+from tests.helpers import SYSTEM, any_of, anyone, as_  # noqa: F401
 
 FAMILIES = {
     "base": "base",
@@ -68,7 +69,7 @@ def turn_message(h: Harness, thread: int) -> dict[str, Any]:
 
 
 async def actor(h: Harness, game_id: int, users: list[User]) -> User | None:
-    view = await h.bot.service.turn(game_id)
+    view = await h.bot.service.turn(await any_of(h.bot.service, game_id), game_id)
     if view.finished:
         return None
     return next(u for u in users if str(u.id) == view.user_id)
@@ -133,7 +134,7 @@ async def play_by_command(h: Harness, game_id: int, thread: int, users: list[Use
     "none"); what the command leaves open (a ferry, a plague answer, a castle) goes through the panel."""
     rng = random.Random(seed)
     while (user := await actor(h, game_id, users)) is not None:
-        view = await h.bot.service.turn(game_id)
+        view = await h.bot.service.turn(await any_of(h.bot.service, game_id), game_id)
         if view.step != "tile":
             answer = await h.click(user, turn_message(h, thread), "Take turn")
             await finish_in_panel(h, user, answer.private[-1], rng)

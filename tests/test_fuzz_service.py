@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from service import GameService, LobbyOptions, ServiceError
 from service.validate import MOVE_TYPES
 from storage import Store, open_database
-from tests.helpers import Clock
+from tests.helpers import SYSTEM, Clock, anyone, as_, draft_question  # noqa: F401
 
 ANY = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=12),
@@ -59,9 +59,9 @@ class World:
         self.game_id, self.view = self.loop.run_until_complete(self._start())
 
     async def _start(self):
-        lobby = await self.service.create_lobby("u1", "Ann", LobbyOptions(seed=3), guild_id="1001")
-        await self.service.join(lobby.id, "u2", "Bob")
-        return lobby.id, await self.service.start(lobby.id, "u1")
+        lobby = await self.service.create_lobby(as_("u1", "1001"), "Ann", LobbyOptions(seed=3))
+        await self.service.join(as_("u2", "1001"), lobby.id, "Bob")
+        return lobby.id, await self.service.start(as_("u1", "1001"), lobby.id)
 
     async def state(self) -> list:
         out = []
@@ -93,32 +93,37 @@ def test_malformed_service_calls_are_refused_and_change_nothing():
     gid, view = world.game_id, world.view
     user = view.user_id
     calls = st.one_of(
-        bad_move().map(lambda m: ("play move", lambda s: s.play(gid, user, [m], view.version))),
-        bad_move().map(lambda m: ("draft move", lambda s: s.options_after(gid, user, view.version, [m]))),
+        bad_move().map(lambda m: ("play move", lambda s: s.play(as_(user, "1001"), gid, [m], view.version))),
         ANY.filter(lambda v: not isinstance(v, list | tuple) or not v or not all(isinstance(m, dict) for m in v)).map(
-            lambda ms: ("moves", lambda s: s.play(gid, user, ms, view.version))
+            lambda ms: ("moves", lambda s: s.play(as_(user, "1001"), gid, ms, view.version))
         ),
-        BAD_GAME_ID.map(lambda g: ("game id", lambda s: s.turn(g))),
-        BAD_GAME_ID.map(lambda g: ("game id", lambda s: s.play(g, user, [{"type": "pass"}]))),
-        BAD_GAME_ID.map(lambda g: ("game id", lambda s: s.abort(g, "u1", True))),
-        BAD_GAME_ID.map(lambda g: ("game id", lambda s: s.export(g))),
-        BAD_USER.map(lambda u: ("user", lambda s: s.play(gid, u, [{"type": "pass"}]))),
-        BAD_USER.map(lambda u: ("user", lambda s: s.kick(gid, u, True))),
-        BAD_USER.map(lambda u: ("user", lambda s: s.resign(gid, u))),
+        BAD_GAME_ID.map(lambda g: ("game id", lambda s: s.turn(anyone("1001"), g))),
+        BAD_GAME_ID.map(lambda g: ("game id", lambda s: s.play(as_(user, "1001"), g, [{"type": "pass"}]))),
+        BAD_GAME_ID.map(lambda g: ("game id", lambda s: s.abort(as_("u1", manager=True), g))),
+        BAD_GAME_ID.map(lambda g: ("game id", lambda s: s.export(anyone("1001"), g))),
+        BAD_USER.map(lambda u: ("user", lambda s: s.play(as_(u, "1001"), gid, [{"type": "pass"}]))),
+        BAD_USER.map(lambda u: ("user", lambda s: s.kick(as_("manager", manager=True), gid, u))),
+        BAD_USER.map(lambda u: ("user", lambda s: s.resign(as_(u, "1001"), gid))),
         NOT_AN_INT.filter(lambda v: v is not None).map(
-            lambda v: ("version", lambda s: s.play(gid, user, [{"type": "pass"}], v))
+            lambda v: ("version", lambda s: s.play(as_(user, "1001"), gid, [{"type": "pass"}], v))
         ),
-        BAD_USER.filter(lambda g: g is not None).map(lambda g: ("guild", lambda s: s.bag(gid, guild_id=g))),
+        BAD_USER.filter(lambda g: g is not None).map(lambda g: ("guild", lambda s: s.bag(anyone(g), gid))),
         st.text(min_size=1, max_size=12)
         .filter(lambda g: g != "1001")
-        .map(lambda g: ("other guild", lambda s: s.kick(gid, "u2", True, guild_id=g))),
-        BAD_USER.map(lambda u: ("lobby", lambda s: s.join(gid, u, "Cy"))),
-        NOT_AN_INT.map(lambda v: ("lobby", lambda s: s.create_lobby("u9", "Di", LobbyOptions(max_players=v)))),
-        NOT_AN_INT.map(lambda v: ("lobby", lambda s: s.create_lobby("u9", "Di", LobbyOptions(turn_limit=v)))),
-        ANY.filter(lambda v: not isinstance(v, list)).map(
-            lambda v: ("lobby", lambda s: s.create_lobby("u9", "Di", LobbyOptions(sets=v)))
+        .map(lambda g: ("other guild", lambda s: s.kick(as_("manager", g, manager=True), gid, "u2"))),
+        BAD_USER.map(lambda u: ("lobby", lambda s: s.join(as_(u, "1001"), gid, "Cy"))),
+        NOT_AN_INT.map(
+            lambda v: ("lobby", lambda s: s.create_lobby(as_("u9", "1001"), "Di", LobbyOptions(max_players=v)))
         ),
-        ANY.filter(lambda v: not isinstance(v, str)).map(lambda v: ("lobby", lambda s: s.join(gid, "u9", v))),
+        NOT_AN_INT.map(
+            lambda v: ("lobby", lambda s: s.create_lobby(as_("u9", "1001"), "Di", LobbyOptions(turn_limit=v)))
+        ),
+        ANY.filter(lambda v: not isinstance(v, list)).map(
+            lambda v: ("lobby", lambda s: s.create_lobby(as_("u9", "1001"), "Di", LobbyOptions(sets=v)))
+        ),
+        ANY.filter(lambda v: not isinstance(v, str)).map(
+            lambda v: ("lobby", lambda s: s.join(as_("u9", "1001"), gid, v))
+        ),
     )
     seen: set[str] = set()
 
@@ -131,10 +136,10 @@ def test_malformed_service_calls_are_refused_and_change_nothing():
 
     try:
         check()
-        kinds = {"play move", "draft move", "moves", "game id", "user", "version", "guild", "other guild", "lobby"}
+        kinds = {"play move", "moves", "game id", "user", "version", "guild", "other guild", "lobby"}
         assert seen == kinds
         # The game is intact and playable after all that.
-        turn = world.loop.run_until_complete(world.service.turn(gid))
+        turn = world.loop.run_until_complete(world.service.turn(anyone("1001"), gid))
         assert turn.version == view.version and turn.user_id == user
     finally:
         world.close()

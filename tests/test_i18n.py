@@ -194,7 +194,7 @@ async def test_an_english_player_in_a_french_game_reads_the_panel_in_english(tmp
         lobby = answer.public[-1]
         await h.click(users[1], h.fake.messages[int(lobby["id"])], "Rejoindre")
         await h.click(users[0], h.fake.messages[int(lobby["id"])], "Commencer")
-        game_id = (await h.bot.service.games(user_id="1510"))[0].id
+        game_id = (await h.bot.service.store.game_ids(user_id="1510"))[0]
         thread = h.fake.threads_from[int(lobby["id"])]
         rng = random.Random(3)
         for _ in range(4):

@@ -7,7 +7,7 @@ from openskill.models import PlackettLuce
 
 from service import ServiceError
 from service.leagues import DEFAULT_SIGMA, apply_result, ranking_of
-from tests.helpers import league_services
+from tests.helpers import SYSTEM, anyone, as_, draft_question, league_services  # noqa: F401
 
 
 @pytest.fixture
@@ -27,25 +27,26 @@ async def league_with_members(leagues, **options):
 
 
 async def play_out(games, game_id, resign: str | None = None):
-    view = await games.turn(game_id)
+    guild = (await games.store.get_game(game_id)).guild_id  # the league's server
+    view = await games.turn(anyone(guild), game_id)
     if resign:
-        await games.resign(game_id, resign)
-        view = await games.turn(game_id)
+        await games.resign(as_(resign, guild), game_id)
+        view = await games.turn(anyone(guild), game_id)
     while not view.finished:
         (x, y), rots = sorted(view.placements.items())[-1]
         draft = [{"type": "tile", "x": x, "y": y, "rot": rots[0]}]
-        after = await games.options_after(game_id, view.user_id, view.version, draft)
+        after = await draft_question(games, as_(view.user_id, guild), game_id, view.version, draft)
         if after.step == "figure" and after.player == view.player:
             draft.append(after.choices[0].move)
-        view = (await games.play(game_id, view.user_id, draft, view.version)).turn
+        view = (await games.play(as_(view.user_id, guild), game_id, draft, view.version)).turn
     return view
 
 
 async def league_game(games, leagues, league, seats, seed_offset=0, resign=None):
-    lobby = await leagues.open_lobby(league.id, seats[0], PLAYERS[seats[0]])
+    lobby = await leagues.open_lobby(as_(seats[0], "g1"), league.id, PLAYERS[seats[0]])
     for uid in seats[1:]:
-        await games.join(lobby.id, uid, PLAYERS[uid])
-    await games.start(lobby.id, seats[0])
+        await games.join(as_(uid, "g1"), lobby.id, PLAYERS[uid])
+    await games.start(as_(seats[0], "g1"), lobby.id)
     await play_out(games, lobby.id, resign)
     return lobby.id
 
@@ -139,18 +140,18 @@ async def test_only_managers_administer_and_only_members_play(env):
     with pytest.raises(ServiceError, match="only server managers or the league.s organisers can end"):
         await leagues.end_season(league.id, is_manager=False)
     with pytest.raises(ServiceError, match="join the league"):
-        await leagues.open_lobby(league.id, "u1", "Ann")
+        await leagues.open_lobby(as_("u1", "g1"), league.id, "Ann")
     await leagues.join(league.id, "u1", "Ann")
     with pytest.raises(ServiceError, match="already a member"):
         await leagues.join(league.id, "u1", "Ann")
-    lobby = await leagues.open_lobby(league.id, "u1", "Ann")
+    lobby = await leagues.open_lobby(as_("u1", "g1"), league.id, "Ann")
     assert lobby.options["sets"] == ["base", "toll"]
     with pytest.raises(ServiceError, match="only members"):
-        await games.join(lobby.id, "u9", "Zed")
+        await games.join(as_("u9", "g1"), lobby.id, "Zed")
     with pytest.raises(ServiceError, match="computer players cannot"):
-        await games.add_ai(lobby.id, "u1")
+        await games.add_ai(as_("u1", "g1"), lobby.id)
     with pytest.raises(ServiceError, match="league's settings"):
-        await games.set_options(lobby.id, "u1", sets=["base"])
+        await games.set_options(as_("u1", "g1"), lobby.id, sets=["base"])
     await leagues.leave(league.id, "u1")
     with pytest.raises(ServiceError, match="not a member"):
         await leagues.leave(league.id, "u1")
@@ -159,9 +160,45 @@ async def test_only_managers_administer_and_only_members_play(env):
 async def test_abandoned_games_are_not_rated(env):
     games, leagues = env
     league = await league_with_members(leagues)
-    lobby = await leagues.open_lobby(league.id, "u1", "Ann")
-    await games.join(lobby.id, "u2", "Bob")
-    await games.start(lobby.id, "u1")
-    await games.abort(lobby.id, "boss", is_manager=True)
+    lobby = await leagues.open_lobby(as_("u1", "g1"), league.id, "Ann")
+    await games.join(as_("u2", "g1"), lobby.id, "Bob")
+    await games.start(as_("u1", "g1"), lobby.id)
+    await games.abort(as_("boss", "g1", manager=True), lobby.id)
     assert await leagues.store.results(league.id) == []
     assert await leagues.store.ratings(league.id) == {}
+
+
+@pytest.mark.parametrize(
+    ("damage", "what"),
+    [
+        ("UPDATE leagues SET options = '{not json' WHERE id = {id}", "JSONDecodeError"),
+        ("UPDATE ratings SET mu = 'lots' WHERE league_id = {id}", "TypeError"),
+        ("UPDATE seasons SET started_at = 'last tuesday' WHERE league_id = {id}", "ValueError"),
+        ("UPDATE leagues SET options = '[1, 2]' WHERE id = {id}", ""),
+    ],
+)
+async def test_a_damaged_league_answers_clearly_and_the_others_keep_working(env, damage, what):
+    games, leagues = env
+    broken = await league_with_members(leagues)
+    sound = await leagues.create("g1", "Saturday", "boss", True)
+    await leagues.join(sound.id, "u1", "Ann")
+    lobby = await leagues.open_lobby(as_("u1", "g1"), broken.id, "Ann")
+    await games.join(as_("u2", "g1"), lobby.id, "Bob")
+    await games.start(as_("u1", "g1"), lobby.id)
+    await play_out(games, lobby.id)  # the broken league has ratings and a result before the damage
+    await games.store.db.conn.execute(damage.replace("{id}", str(broken.id)))  # damage below the service
+    damaged = f"league #{broken.id} cannot be read: its stored data is damaged"
+    with pytest.raises(ServiceError, match=damaged):
+        await leagues.standings(broken.id)
+    for call in (leagues.history(broken.id), leagues.player(broken.id, "u1")):
+        try:  # what does not read the damaged rows answers; what does says so, never a raw exception
+            await call
+        except ServiceError as exc:
+            assert damaged in str(exc)
+    assert [s.user_id for s in await leagues.standings(sound.id)] == ["u1"]  # the other league is fine
+    done = await leagues.rebuild()
+    assert sound.id in done
+    if damage.startswith("UPDATE ratings"):  # ratings are derived: the rebuild recomputes them from the results
+        assert broken.id in done and [s.user_id for s in await leagues.standings(broken.id)]
+    else:
+        assert broken.id not in done and what in leagues.unrebuilt[broken.id]

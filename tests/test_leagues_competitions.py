@@ -20,7 +20,7 @@ from service.leagues import (
 )
 from storage import Store
 from storage.leagues import EntrantRow, FixtureRow, LeagueStore, MatchEntry
-from tests.helpers import Clock, league_services
+from tests.helpers import SYSTEM, Clock, any_of, anyone, as_, league_services  # noqa: F401
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu"]
 
@@ -48,17 +48,18 @@ async def members(leagues, count):
 async def play_turns(games, game_id, turns=None, seed=0):
     """Play a game's turns with a random player (all of them when ``turns`` is None)."""
     player = RandomPlayer(seed + game_id)
-    view = await games.turn(game_id)
+    guild = (await games.store.get_game(game_id)).guild_id  # the competition's server
+    view = await games.turn(anyone(guild), game_id)
     count = 0
     while not view.finished and (turns is None or count < turns):
-        _, game = await games.game(game_id)
+        _, game = await games.game(anyone(guild), game_id)
         trial = game.clone()
         actor, turn, moves = trial.actor, trial.turn, []
         while not trial.finished and trial.actor == actor and trial.turn == turn:
             move = player.choose(trial)
             trial.apply(move)
             moves.append(move)
-        view = (await games.play(game_id, view.user_id, moves, view.version)).turn
+        view = (await games.play(as_(view.user_id, guild), game_id, moves, view.version)).turn
         count += 1
     return view
 
@@ -203,7 +204,7 @@ async def test_a_divisional_season_with_promotion_and_relegation(env):
     with pytest.raises(ServiceError, match="only server managers or the league's organisers"):
         await leagues.kickoff(league.id, is_manager=False)
     with pytest.raises(ServiceError, match="the bot opens its matches"):
-        await leagues.open_lobby(league.id, "u00", "Ann")
+        await leagues.open_lobby(as_("u00", "g1"), league.id, "Ann")
     entrants = await leagues.seed(league.id, True)
     # Nobody is rated yet: seeded by name, six per division.
     assert [(e.name, e.division) for e in entrants] == [(n, 1 if i < 6 else 2) for i, n in enumerate(NAMES)]
@@ -227,7 +228,7 @@ async def test_a_divisional_season_with_promotion_and_relegation(env):
             clock.now += timedelta(days=8)
             ruled = await leagues.tick()
             assert "is awarded the match" in ruled[0].lines[0]
-            assert (await games.lobby(open_now[stalled])).status == "aborted"
+            assert (await games.lobby(await any_of(games, open_now[stalled]), open_now[stalled])).status == "aborted"
             assert "round 4 of 5" in ruled[1].lines[0]
         if number == 4:
             overridden = fixture_ids[0]
@@ -359,7 +360,7 @@ async def test_organiser_role_and_sets_rotating_per_round_best_of_three(env):
     assert max(winners.values()) == 2 and len(outcomes) == len(first_match.games)
     second = fixture
     assert second.round == 2 and second.sets == ["base", "river1"]
-    assert (await games.lobby(second.games[0])).options["sets"] == ["base", "river1"]
+    assert (await games.lobby(anyone(None), second.games[0])).options["sets"] == ["base", "river1"]
 
 
 # ---------------------------------------------------------------------- a Swiss tournament
@@ -383,7 +384,7 @@ async def test_a_five_round_swiss_with_an_odd_number_of_players(env):
         for f in matches[:-1] if number == 4 else matches:
             await play_turns(games, f.games[-1])
         if number == 4:  # the last match times out before anyone moves: the first player stalled
-            view = await games.turn(matches[-1].games[-1])
+            view = await games.turn(anyone(None), matches[-1].games[-1])
             clock.now += timedelta(hours=49)
             ruled = await leagues.tick()
             assert "is awarded the match" in ruled[0].lines[0] and "round 5 of 5" in ruled[1].lines[0]
@@ -443,7 +444,7 @@ async def test_ending_a_season_stops_its_open_matches(env):
     await play_turns(games, matches[0].games[0])
     tables = await leagues.season_tables(league.id, season)
     await leagues.end_season(league.id, True)
-    assert (await games.lobby(matches[1].games[0])).status == "aborted"
+    assert (await games.lobby(anyone(None), matches[1].games[0])).status == "aborted"
     kept = (await leagues.store.seasons(league.id))[-1].standings
     assert [r["points"] for r in kept["tables"]["1"]] == [r.points for r in tables[1]] and sorted(
         r.points for r in tables[1]
@@ -484,7 +485,7 @@ async def test_a_round_whose_opening_was_cut_short_is_completed_by_the_clock(env
     assert await leagues.tick() == []
     match, bye = sorted(await leagues.progress(league.id), key=lambda f: f.away is None)
     assert bye.outcome.how == "bye" and len(match.games) == 1
-    assert (await games.turn(match.games[0])).user_id in ("u00", "u01")
+    assert (await games.turn(anyone(None), match.games[0])).user_id in ("u00", "u01")
     assert notices[-1].games[0].game_id == match.games[0] and "the match is open" in notices[-1].lines[0]
 
 
@@ -518,9 +519,9 @@ async def test_a_french_league_posts_and_opens_its_games_in_french(env):
     await leagues.seed(league.id, True)
     first = await leagues.kickoff(league.id, True)
     assert first.lines[0].startswith("Ligue, saison 2 : la ronde 1 sur 3 est ouverte jusqu'au <t:")
-    game = await games.lobby(first.games[0].game_id)
+    game = await games.lobby(anyone(None), first.games[0].game_id)
     assert game.options["language"] == "fr"
-    view = await games.turn(game.id)
+    view = await games.turn(anyone(None), game.id)
     assert view.language == "fr" and view.question is not None and view.question.prompt.startswith("poser")
     with pytest.raises(ServiceError, match="invalid|one of"):
         await leagues.create("g1", "Other", "boss", True, language="tlh")

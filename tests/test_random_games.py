@@ -7,7 +7,7 @@ import pytest
 from engine import Game
 from engine.ai import GreedyPlayer, RandomPlayer
 from engine.game import FOLLOWERS
-from engine.record import load
+from engine.record import game_from_record, load
 from engine.tiles import DX, DY
 
 
@@ -90,7 +90,7 @@ def test_record_round_trip_mid_game():
     ai = RandomPlayer(3)
     for _ in range(25):
         game.apply(ai.choose(game))
-    copy = Game.from_json(game.to_json())
+    copy = game_from_record(game.to_json())
     assert fingerprint(copy) == fingerprint(game)
     assert copy.legal_moves() == game.legal_moves()
     assert copy.next_info() == game.next_info()

@@ -12,12 +12,13 @@ from datetime import timedelta
 
 import pytest
 
-import service.games as games_module
+import service.clock as clock_module
+import service.gamelog as gamelog_module
 from service import AlreadyPlayed, GameCorrupted, GameService, LobbyOptions, ServiceError
 from storage import Store, open_database
 from storage.migrations import MIGRATIONS
 from storage.store import Corrupted
-from tests.helpers import Clock
+from tests.helpers import SYSTEM, Clock, anyone, as_, draft_question  # noqa: F401
 
 G1, G2 = "1001", "2002"  # two Discord servers
 
@@ -33,20 +34,20 @@ async def env(tmp_path):
 
 async def open_game(service, guild=G1, users=("u1", "u2"), **options):
     opts = LobbyOptions(seed=options.pop("seed", 4), **options)
-    lobby = await service.create_lobby(users[0], "Ann", opts, guild_id=guild)
+    lobby = await service.create_lobby(as_(users[0], guild), "Ann", opts)
     for n, uid in enumerate(users[1:]):
-        await service.join(lobby.id, uid, f"P{n}")
-    view = await service.start(lobby.id, users[0])
+        await service.join(as_(uid, G1), lobby.id, f"P{n}")
+    view = await service.start(as_(users[0], G1), lobby.id)
     return lobby.id, view
 
 
-async def play_turn(service, view, **kw):
+async def play_turn(service, view, guild=G1):
     (x, y), rots = sorted(view.placements.items())[0]
     draft = [{"type": "tile", "x": x, "y": y, "rot": rots[0]}]
-    after = await service.options_after(view.game_id, view.user_id, view.version, draft, **kw)
+    after = await draft_question(service, as_(view.user_id, guild), view.game_id, view.version, draft)
     if after.step == "figure" and after.player == view.player:
         draft.append(after.choices[0].move)
-    return await service.play(view.game_id, view.user_id, draft, view.version, **kw)
+    return await service.play(as_(view.user_id, guild), view.game_id, draft, view.version)
 
 
 async def sql(service, *statements, args=()):
@@ -69,16 +70,16 @@ async def test_no_action_on_a_game_from_another_server(env):
     gid, view = await open_game(service, G1)
     foreign = f"there is no game #{gid} in this server"
     calls = {
-        "lobby": service.lobby(gid, guild_id=G2),
-        "game": service.game(gid, guild_id=G2),
-        "turn (board, score)": service.turn(gid, guild_id=G2),
-        "bag (tiles)": service.bag(gid, guild_id=G2),
-        "export": service.export(gid, guild_id=G2),
-        "options_after": service.options_after(gid, view.user_id, view.version, [], guild_id=G2),
-        "play": service.play(gid, view.user_id, [{"type": "pass"}], view.version, guild_id=G2),
-        "resign": service.resign(gid, "u2", guild_id=G2),
-        "kick": service.kick(gid, "u2", True, guild_id=G2),
-        "abort": service.abort(gid, "x9", True, guild_id=G2),
+        "lobby": service.lobby(anyone(G2), gid),
+        "game": service.game(anyone(G2), gid),
+        "turn (board, score)": service.turn(anyone(G2), gid),
+        "bag (tiles)": service.bag(anyone(G2), gid),
+        "export": service.export(anyone(G2), gid),
+        "options_after": draft_question(service, as_(view.user_id, G2), gid, view.version, []),
+        "play": service.play(as_(view.user_id, G2), gid, [{"type": "pass"}], view.version),
+        "resign": service.resign(as_("u2", G2), gid),
+        "kick": service.kick(as_("manager", G2, manager=True), gid, "u2"),
+        "abort": service.abort(as_("x9", G2, manager=True), gid),
     }
     before = await table_state(service)
     for name, call in calls.items():
@@ -87,60 +88,60 @@ async def test_no_action_on_a_game_from_another_server(env):
         assert str(caught.value) == foreign, name
     assert await table_state(service) == before
     # The same calls from the game's own server work.
-    assert (await service.turn(gid, guild_id=G1)).version == view.version
-    assert (await service.export(gid, guild_id=G1))["players"] == (await service.export(gid))["players"]
-    assert sum((await service.bag(gid, guild_id=G1)).values()) == view.bag_left
-    await play_turn(service, view, guild_id=G1)
-    lines = await service.kick(gid, "u2", True, guild_id=G1)
+    assert (await service.turn(anyone(G1), gid)).version == view.version
+    assert (await service.export(anyone(G1), gid))["players"] == (await service.export(anyone(G1), gid))["players"]
+    assert sum((await service.bag(anyone(G1), gid)).values()) == view.bag_left
+    await play_turn(service, view)
+    lines = await service.kick(as_("manager", G1, manager=True), gid, "u2")
     assert lines[0].endswith("was removed; their turns are played automatically.")
     # A game listing of one server never shows another's.
-    assert [r.id for r in await service.games(guild_id=G2)] == []
-    assert [r.id for r in await service.games(guild_id=G1)] == [gid]
+    assert [r.id for r in await service.games(anyone(G2))] == []
+    assert [r.id for r in await service.games(anyone(G1))] == [gid]
 
 
 async def test_only_managers_kick(env):
     service, _, _ = env
     gid, _ = await open_game(service)
     with pytest.raises(ServiceError, match="only server managers"):
-        await service.kick(gid, "u2", False, guild_id=G1)
-    assert (await service.lobby(gid)).seat_of("u2").status == "playing"
+        await service.kick(as_("manager", G1), gid, "u2")
+    assert (await service.lobby(anyone(G1), gid)).seat_of("u2").status == "playing"
 
 
 async def test_abort_rules(env):
     service, _, _ = env
     # A lobby: its creator may abort it before it starts; nobody else but managers.
-    lobby = await service.create_lobby("u1", "Ann", LobbyOptions(seed=1), guild_id=G1)
-    await service.join(lobby.id, "u2", "Bob")
+    lobby = await service.create_lobby(as_("u1", G1), "Ann", LobbyOptions(seed=1))
+    await service.join(as_("u2", G1), lobby.id, "Bob")
     with pytest.raises(ServiceError, match="only a server manager or the lobby's creator"):
-        await service.abort(lobby.id, "u2", False, guild_id=G1)
-    assert (await service.abort(lobby.id, "u1", False, guild_id=G1)).status == "aborted"
+        await service.abort(as_("u2", G1), lobby.id)
+    assert (await service.abort(as_("u1", G1), lobby.id)).status == "aborted"
     # An unrated game with another human still playing: only managers.
     gid, _ = await open_game(service)
     with pytest.raises(ServiceError, match="other players are still in this game"):
-        await service.abort(gid, "u1", False, guild_id=G1)
-    await service.resign(gid, "u2", guild_id=G1)
+        await service.abort(as_("u1", G1), gid)
+    await service.resign(as_("u2", G1), gid)
     # ...the creator alone with computer players now: allowed.
-    solo = await service.create_lobby("u1", "Ann", LobbyOptions(seed=2), guild_id=G1)
-    await service.add_ai(solo.id, "u1")
-    await service.start(solo.id, "u1")
-    assert (await service.abort(solo.id, "u1", False, guild_id=G1)).status == "aborted"
+    solo = await service.create_lobby(as_("u1", G1), "Ann", LobbyOptions(seed=2))
+    await service.add_ai(as_("u1", G1), solo.id)
+    await service.start(as_("u1", G1), solo.id)
+    assert (await service.abort(as_("u1", G1), solo.id)).status == "aborted"
     # A league (rated) game mid-game: not even its creator alone; a manager may.
     await sql(
         service,
         "INSERT INTO leagues (id, guild_id, name, options, created_by, created_at)"
         " VALUES (7, '1001', 'L', '{}', 'u1', '2026-11-21T12:00:00+00:00')",
     )
-    lobby = await service.create_lobby("u1", "Ann", LobbyOptions(seed=3), guild_id=G1, league_id=7)
-    await service.join(lobby.id, "u2", "Bob")
-    await service.start(lobby.id, "u1")
+    lobby = await service.create_lobby(as_("u1", G1), "Ann", LobbyOptions(seed=3), league_id=7)
+    await service.join(as_("u2", G1), lobby.id, "Bob")
+    await service.start(as_("u1", G1), lobby.id)
     with pytest.raises(ServiceError, match="league game in progress can only be aborted by a server manager"):
-        await service.abort(lobby.id, "u1", False, guild_id=G1)
-    assert (await service.lobby(lobby.id)).status == "active"
+        await service.abort(as_("u1", G1), lobby.id)
+    assert (await service.lobby(anyone(G1), lobby.id)).status == "active"
     with pytest.raises(ServiceError, match="in this server"):
-        await service.abort(lobby.id, "boss", True, guild_id=G2)  # a manager elsewhere
-    assert (await service.abort(lobby.id, "boss", True, guild_id=G1)).status == "aborted"
+        await service.abort(as_("boss", G2, manager=True), lobby.id)  # a manager elsewhere
+    assert (await service.abort(as_("boss", G1, manager=True), lobby.id)).status == "aborted"
     with pytest.raises(ServiceError, match="already over"):
-        await service.abort(lobby.id, "boss", True, guild_id=G1)
+        await service.abort(as_("boss", G1, manager=True), lobby.id)
 
 
 # ---------------------------------------------------------------------- validation
@@ -159,27 +160,25 @@ async def test_coerced_or_malformed_moves_are_refused_and_nothing_changes(env, b
     move = {"type": "tile", "x": x, "y": y, "rot": rots[0], **bad}
     before = await table_state(service)
     with pytest.raises(ServiceError) as caught:
-        await service.play(gid, view.user_id, [move], view.version)
+        await service.play(as_(view.user_id, G1), gid, [move], view.version)
     assert len(str(caught.value)) < 160  # echoed input is clipped
-    with pytest.raises(ServiceError):
-        await service.options_after(gid, view.user_id, view.version, [move])
     assert await table_state(service) == before
 
 
 @pytest.mark.parametrize(
     ("call", "message"),
     [
-        (lambda s, g, v: s.play(g, v.user_id, None, v.version), "list of move objects"),
-        (lambda s, g, v: s.play(g, v.user_id, [[]], v.version), "not a move object"),
-        (lambda s, g, v: s.play(g, v.user_id, [], v.version), "no move given"),
-        (lambda s, g, v: s.play(2**63, v.user_id, [{"type": "pass"}]), "there is no game 9223372036854775808"),
-        (lambda s, g, v: s.play(str(g), v.user_id, [{"type": "pass"}]), "there is no game '1'"),
-        (lambda s, g, v: s.turn(True), "there is no game True"),
-        (lambda s, g, v: s.turn(0), "there is no game 0"),
-        (lambda s, g, v: s.play(g, 5, [{"type": "pass"}]), "not a valid user id"),
-        (lambda s, g, v: s.play(g, v.user_id, [{"type": "pass"}], "3"), "not a game version"),
-        (lambda s, g, v: s.resign(g, "x" * 1000), "not a valid user id"),
-        (lambda s, g, v: s.games(status="zombie"), "unknown game status"),
+        (lambda s, g, v: s.play(as_(v.user_id, G1), g, None, v.version), "list of move objects"),
+        (lambda s, g, v: s.play(as_(v.user_id, G1), g, [[]], v.version), "not a move object"),
+        (lambda s, g, v: s.play(as_(v.user_id, G1), g, [], v.version), "no move given"),
+        (lambda s, g, v: s.play(as_(v.user_id, G1), 2**63, [{"type": "pass"}]), "there is no game 9223372036854775808"),
+        (lambda s, g, v: s.play(as_(v.user_id, G1), str(g), [{"type": "pass"}]), "there is no game '1'"),
+        (lambda s, g, v: s.turn(anyone(G1), True), "there is no game True"),
+        (lambda s, g, v: s.turn(anyone(G1), 0), "there is no game 0"),
+        (lambda s, g, v: s.play(as_(5, G1), g, [{"type": "pass"}]), "not a valid user id"),
+        (lambda s, g, v: s.play(as_(v.user_id, G1), g, [{"type": "pass"}], "3"), "not a game version"),
+        (lambda s, g, v: s.resign(as_("x" * 1000, G1), g), "not a valid user id"),
+        (lambda s, g, v: s.games(anyone(G1), status="zombie"), "unknown game status"),
     ],
 )
 async def test_malformed_calls_raise_a_clear_service_error(env, call, message):
@@ -189,7 +188,7 @@ async def test_malformed_calls_raise_a_clear_service_error(env, call, message):
     with pytest.raises(ServiceError, match=message.replace("(", r"\(")):
         await call(service, gid, view)
     assert await table_state(service) == before
-    assert list(service._locks) in ([], [gid])  # a string id got no lock of its own
+    assert list(service.log._locks) in ([], [gid])  # a string id got no lock of its own
 
 
 # ---------------------------------------------------------------------- corruption
@@ -355,26 +354,26 @@ async def test_a_damaged_game_fails_alone(env, kind, caplog):
     await service.store.db.conn.execute("PRAGMA ignore_check_constraints = OFF")
     fresh = GameService(service.store, clock)  # as after a restart: nothing cached
     if expected == LOG_WINS:
-        view = await fresh.turn(a)
+        view = await fresh.turn(anyone(G1), a)
         assert view.version == va.version and view.scores == va.scores and view.tile == va.tile
         seq, _, state = await fresh.store.snapshot(a)
         assert seq == va.version and json.loads(state.partition(b"\n")[0])["seq"] == va.version  # rewritten
         assert "snapshot is not used" in caplog.text
         restarted = GameService(service.store, clock)  # and the new snapshot serves the next restart
-        assert await restarted.export(a) == await fresh.export(a)
+        assert await restarted.export(anyone(G1), a) == await fresh.export(anyone(G1), a)
     else:
         with pytest.raises(GameCorrupted) as caught:
-            await fresh.turn(a)
+            await fresh.turn(anyone(G1), a)
         message = str(caught.value)
         assert message.startswith(f"game #{a} cannot be loaded: ") and expected in message, message
         if "numbered by its seq" in kind:  # the message counts moves as the log does
             rows = await service.store._read("SELECT seq FROM moves WHERE move LIKE '%base.NOPE%'")
             assert f"move {rows[0][0]}: " in message
     # The other game, the listings and the clock keep working.
-    assert (await fresh.turn(b)).version == vb.version
-    listed = [r.id for r in await fresh.games(guild_id=G1)]
+    assert (await fresh.turn(anyone(G1), b)).version == vb.version
+    listed = [r.id for r in await fresh.games(anyone(G1))]
     assert b in listed and set(listed) <= {a, b}
-    assert b in [r.id for r in await fresh.games(user_id="u1")]
+    assert b in [r.id for r in await fresh.games(anyone(G1), user_id="u1")]
     clock.now += timedelta(hours=2)
     caplog.set_level(logging.WARNING, logger="service.games")
     notices = await fresh.tick()
@@ -394,7 +393,7 @@ async def test_store_names_the_damaged_field(env):
     with pytest.raises(Corrupted, match=f"game #{gid} cannot be loaded: its turn start is not a time"):
         await service.store.get_game(gid)
     with pytest.raises(GameCorrupted):
-        await service.lobby(gid)
+        await service.lobby(anyone(G1), gid)
 
 
 # ---------------------------------------------------------------------- the clock
@@ -429,14 +428,15 @@ async def test_a_second_instance_does_not_tick_while_the_first_is_alive(env, cap
         second = GameService(Store(other_db), clock)
         clock.now += minute
         assert [n.game_id for n in await service.tick()] == [gid]  # takes the lease, ticks
-        clock.now += minute
-        caplog.set_level(logging.WARNING, logger="service.games")
-        assert await second.tick() == []  # the turn expired again, but this one does not tick
+        clock.now += timedelta(seconds=10)  # within the lease: the first one is alive
+        caplog.set_level(logging.WARNING, logger="service.clock")
+        assert await second.tick() == []  # this one does not tick
         assert await second.tick() == []
         warnings = [r.getMessage() for r in caplog.records]
         assert len(warnings) == 1 and f"another bot instance ({service.instance_id})" in warnings[0]
+        clock.now += minute
         assert [n.game_id for n in await service.tick()] == [gid]  # the holder does
-        clock.now += games_module.LEASE_TTL + timedelta(seconds=1)  # the first one died
+        clock.now += clock_module.LEASE_TTL + timedelta(seconds=1)  # the first one died
         gid2, _ = await open_game(service, turn_limit=60, seed=7)
         clock.now += minute
         assert gid2 in [n.game_id for n in await second.tick()]
@@ -462,16 +462,16 @@ async def test_a_move_at_the_deadline_is_either_accepted_or_forfeited(env):
             clock.now += timedelta(seconds=61)
             (x, y), rots = sorted(view.placements.items())[0]
             turn = [{"type": "tile", "x": x, "y": y, "rot": rots[0]}]
-            after = await service.options_after(gid, view.user_id, view.version, turn)
+            after = await draft_question(service, as_(view.user_id, G1), gid, view.version, turn)
             if after.player == view.player:
                 turn.append({"type": "pass"})  # a whole turn, made at the deadline
             played, _ = await asyncio.gather(
-                player_side.play(gid, view.user_id, turn, view.version), service.tick(), return_exceptions=True
+                player_side.play(as_(view.user_id, G1), gid, turn, view.version), service.tick(), return_exceptions=True
             )
             accepted = not isinstance(played, BaseException)
             if not accepted:
                 assert isinstance(played, AlreadyPlayed), played
-            row = await service.lobby(gid)
+            row = await service.lobby(anyone(G1), gid)
             forfeited = row.seat_of(view.user_id).status == "forfeited"
             moves = await service.store.moves(gid)
             mine = [m for m in moves if m[1] == view.user_id]
@@ -479,7 +479,7 @@ async def test_a_move_at_the_deadline_is_either_accepted_or_forfeited(env):
             both += accepted and forfeited
             outcomes["accepted"] += accepted
             outcomes["forfeited"] += forfeited
-            await service.abort(gid, "x", True)
+            await service.abort(as_("x", G1, manager=True), gid)
     finally:
         await other_db.close()
     assert both == 0
@@ -499,7 +499,7 @@ async def test_loads_during_play_are_consistent(env):
         while not stop or reads < 325:
             fresh = GameService(Store(other_db), clock)  # nothing cached: a full load every time
             try:
-                await fresh.turn(gid)
+                await fresh.turn(anyone(G1), gid)
             except GameCorrupted:
                 failures += 1
             reads += 1
@@ -524,25 +524,25 @@ async def test_finished_and_aborted_games_leave_the_cache_and_it_is_bounded(env,
     service, _, _ = env
     a, _ = await open_game(service, seed=1)
     b, _ = await open_game(service, seed=2)
-    assert set(service._games) == {a, b}
-    await service.abort(a, "boss", True)
-    assert set(service._games) == {b}
-    await service.turn(a)  # reading an aborted game does not cache it again
-    assert set(service._games) == {b}
-    monkeypatch.setattr(games_module, "CACHE_SIZE", 2)
+    assert set(service.log._games) == {a, b}
+    await service.abort(as_("boss", G1, manager=True), a)
+    assert set(service.log._games) == {b}
+    await service.turn(anyone(G1), a)  # reading an aborted game does not cache it again
+    assert set(service.log._games) == {b}
+    monkeypatch.setattr(gamelog_module, "CACHE_SIZE", 2)
     c, _ = await open_game(service, seed=3)
-    await service.turn(b)  # b is now the most recently used
+    await service.turn(anyone(G1), b)  # b is now the most recently used
     d, _ = await open_game(service, seed=5)
-    assert list(service._games) == [b, d]
-    assert (await service.turn(c)).version == 0  # evicted games load again from the log
+    assert list(service.log._games) == [b, d]
+    assert (await service.turn(anyone(G1), c)).version == 0  # evicted games load again from the log
     # A game played to its end leaves the cache.
-    solo = await service.create_lobby("u1", "Ann", LobbyOptions(seed=6))
-    await service.add_ai(solo.id, "u1")
-    await service.add_ai(solo.id, "u1")
-    view = await service.start(solo.id, "u1")
+    solo = await service.create_lobby(as_("u1", G1), "Ann", LobbyOptions(seed=6))
+    await service.add_ai(as_("u1", G1), solo.id)
+    await service.add_ai(as_("u1", G1), solo.id)
+    view = await service.start(as_("u1", G1), solo.id)
     while not view.finished:
         view = (await play_turn(service, view)).turn
-    assert solo.id not in service._games
+    assert solo.id not in service.log._games
 
 
 async def test_a_database_with_text_snapshots_upgrades_and_its_games_load(tmp_path, monkeypatch):
@@ -566,10 +566,10 @@ async def test_a_database_with_text_snapshots_upgrades_and_its_games_load(tmp_pa
         assert await db.schema_version() == MIGRATIONS[-1][0]
         fresh = GameService(Store(db), Clock())
         assert await fresh.store.snapshot(gid) is None  # the text ones are gone
-        again = await fresh.turn(gid)
+        again = await fresh.turn(anyone(G1), gid)
         assert (again.version, again.scores, again.tile) == (view.version, view.scores, view.tile)
         seq, _engine, state = await fresh.store.snapshot(gid)
         assert seq == view.version and isinstance(state, bytes)
-        assert await GameService(Store(db), Clock()).export(gid) == await fresh.export(gid)
+        assert await GameService(Store(db), Clock()).export(anyone(G1), gid) == await fresh.export(anyone(G1), gid)
     finally:
         await db.close()

@@ -8,11 +8,12 @@ from datetime import timedelta
 
 import pytest
 
+from engine.ai import computer_moves
 from engine.replay import summary
 from service import AlreadyPlayed, GameCorrupted, GameService, LobbyOptions, ServiceError
-from service import games as games_module
+from service import gamelog as games_module
 from storage import Store, open_database
-from tests.helpers import Clock
+from tests.helpers import SYSTEM, Clock, anyone, as_, draft_question  # noqa: F401
 
 
 @pytest.fixture
@@ -25,9 +26,9 @@ async def env(tmp_path):
 
 async def two_humans(service, **options):
     opts = LobbyOptions(seed=options.pop("seed", 4), **options)
-    lobby = await service.create_lobby("u1", "Ann", opts)
-    await service.join(lobby.id, "u2", "Bob")
-    view = await service.start(lobby.id, "u1")
+    lobby = await service.create_lobby(as_("u1"), "Ann", opts)
+    await service.join(as_("u2"), lobby.id, "Bob")
+    view = await service.start(as_("u1"), lobby.id)
     return lobby.id, view
 
 
@@ -38,36 +39,36 @@ def first_tile_move(view):
 
 async def play_turn(service, view, figure=True):
     draft = [first_tile_move(view)]
-    after = await service.options_after(view.game_id, view.user_id, view.version, draft)
+    after = await draft_question(service, as_(view.user_id), view.game_id, view.version, draft)
     if after.step == "figure" and after.player == view.player:
         draft.append(after.choices[0].move if figure else {"type": "pass"})
-    return await service.play(view.game_id, view.user_id, draft, view.version)
+    return await service.play(as_(view.user_id), view.game_id, draft, view.version)
 
 
 async def test_lobby_rules(env):
     service, _, _ = env
-    lobby = await service.create_lobby("u1", "Ann", LobbyOptions(max_players=2, seed=1))
+    lobby = await service.create_lobby(as_("u1"), "Ann", LobbyOptions(max_players=2, seed=1))
     with pytest.raises(ServiceError, match="at least 2 players"):
-        await service.start(lobby.id, "u1")
+        await service.start(as_("u1"), lobby.id)
     with pytest.raises(ServiceError, match="already in this lobby"):
-        await service.join(lobby.id, "u1", "Ann")
-    await service.join(lobby.id, "u2", "Bob")
+        await service.join(as_("u1"), lobby.id, "Ann")
+    await service.join(as_("u2"), lobby.id, "Bob")
     with pytest.raises(ServiceError, match="full"):
-        await service.join(lobby.id, "u3", "Cy")
+        await service.join(as_("u3"), lobby.id, "Cy")
     with pytest.raises(ServiceError, match="only the player who opened"):
-        await service.start(lobby.id, "u2")
+        await service.start(as_("u2"), lobby.id)
     with pytest.raises(ServiceError, match="only the player who opened"):
-        await service.set_options(lobby.id, "u2", sets=["base", "toll"])
+        await service.set_options(as_("u2"), lobby.id, sets=["base", "toll"])
     with pytest.raises(ServiceError, match="cannot be combined with a river"):
-        await service.set_options(lobby.id, "u1", sets=["base", "wheel", "river1"])
-    row = await service.set_options(lobby.id, "u1", sets=["base", "toll"])
+        await service.set_options(as_("u1"), lobby.id, sets=["base", "wheel", "river1"])
+    row = await service.set_options(as_("u1"), lobby.id, sets=["base", "toll"])
     assert row.options["sets"] == ["base", "toll"]
-    await service.leave(lobby.id, "u2")
-    assert [s.name for s in (await service.lobby(lobby.id)).seats] == ["Ann"]
+    await service.leave(as_("u2"), lobby.id)
+    assert [s.name for s in (await service.lobby(SYSTEM, lobby.id)).seats] == ["Ann"]
     with pytest.raises(ServiceError, match="no game #99"):
-        await service.join(99, "u2", "Bob")
+        await service.join(as_("u2"), 99, "Bob")
     with pytest.raises(ServiceError, match="at least a minute"):
-        await service.create_lobby("u1", "Ann", LobbyOptions(turn_limit=5))
+        await service.create_lobby(as_("u1"), "Ann", LobbyOptions(turn_limit=5))
 
 
 async def test_a_turn_checks_player_version_and_legality(env):
@@ -76,14 +77,14 @@ async def test_a_turn_checks_player_version_and_legality(env):
     other = "u2" if view.user_id == "u1" else "u1"
     move = first_tile_move(view)
     with pytest.raises(ServiceError, match="turn, not yours"):
-        await service.play(gid, other, [move], view.version)
+        await service.play(as_(other), gid, [move], view.version)
     with pytest.raises(ServiceError, match="not playing"):
-        await service.play(gid, "stranger", [move], view.version)
+        await service.play(as_("stranger"), gid, [move], view.version)
     with pytest.raises(ServiceError, match="does not touch"):
-        await service.play(gid, view.user_id, [dict(move, x=40)], view.version)
+        await service.play(as_(view.user_id), gid, [dict(move, x=40)], view.version)
     with pytest.raises(AlreadyPlayed):
-        await service.play(gid, view.user_id, [move], view.version + 1)
-    assert (await service.turn(gid)).version == 0  # nothing changed
+        await service.play(as_(view.user_id), gid, [move], view.version + 1)
+    assert (await service.turn(SYSTEM, gid)).version == 0  # nothing changed
     result = await play_turn(service, view)
     assert result.turn.version == view.version + 2 and result.turn.user_id == other
     assert any("placed" in line for line in result.lines)
@@ -94,28 +95,28 @@ async def test_two_clicks_for_one_turn_exactly_one_wins(env):
     gid, view = await two_humans(service)
     move = [first_tile_move(view), {"type": "pass"}]
     results = await asyncio.gather(
-        service.play(gid, view.user_id, move, view.version),
-        service.play(gid, view.user_id, move, view.version),
+        service.play(as_(view.user_id), gid, move, view.version),
+        service.play(as_(view.user_id), gid, move, view.version),
         return_exceptions=True,
     )
     assert sum(1 for r in results if isinstance(r, AlreadyPlayed)) == 1
     assert sum(1 for r in results if not isinstance(r, Exception)) == 1
-    assert (await service.turn(gid)).version == 2
+    assert (await service.turn(SYSTEM, gid)).version == 2
 
 
 async def test_computer_players_move_by_themselves_and_the_game_ends(env):
     service, _, _ = env
-    lobby = await service.create_lobby("u1", "Ann", LobbyOptions(sets=["base", "toll"], seed=9))
-    await service.add_ai(lobby.id, "u1")
-    await service.add_ai(lobby.id, "u1", greedy=False)
-    view = await service.start(lobby.id, "u1")
+    lobby = await service.create_lobby(as_("u1"), "Ann", LobbyOptions(sets=["base", "toll"], seed=9))
+    await service.add_ai(as_("u1"), lobby.id)
+    await service.add_ai(as_("u1"), lobby.id, "normal" if False else "easy")
+    view = await service.start(as_("u1"), lobby.id)
     assert view.user_id == "u1"
     while not view.finished:
         view = (await play_turn(service, view)).turn
         assert view.finished or view.user_id == "u1"
-    row = await service.lobby(lobby.id)
+    row = await service.lobby(SYSTEM, lobby.id)
     assert row.status == "finished" and set(row.result["scores"]) == {"Ann", "Bot 1", "Bot 2"}
-    record = await service.export(lobby.id)
+    record = await service.export(SYSTEM, lobby.id)
     out, code = summary(record)
     assert code == 0 and out["finished"] and out["scores"] == row.result["scores"]
 
@@ -125,20 +126,20 @@ async def test_games_survive_a_restart_and_ignore_foreign_snapshots(env):
     gid, view = await two_humans(service)
     for _ in range(12):
         view = (await play_turn(service, view)).turn
-    before = await service.export(gid)
+    before = await service.export(SYSTEM, gid)
     fresh = GameService(service.store, clock)  # a new process: nothing cached
-    assert await fresh.export(gid) == before
+    assert await fresh.export(SYSTEM, gid) == before
     await service.store.save_snapshot(gid, view.version, "0-old-engine", '{"moves": "garbage"}')
     again = GameService(service.store, clock)
-    assert await again.export(gid) == before
-    assert (await again.turn(gid)).version == view.version
+    assert await again.export(SYSTEM, gid) == before
+    assert (await again.turn(SYSTEM, gid)).version == view.version
 
 
 async def play_decision(service, game_id):
     """One whole decision of whoever must act, chosen by the greedy computer player."""
-    row, game = await service.game(game_id)
-    moves = games_module.computer_moves(game.clone(), "ai:greedy:1")
-    return (await service.play(game_id, row.setup["users"][game.actor], moves, row.version)).turn
+    row, game = await service.game(SYSTEM, game_id)
+    moves = computer_moves(game.clone(), "ai:greedy:1")
+    return (await service.play(as_(row.setup["users"][game.actor]), game_id, moves, row.version)).turn
 
 
 async def test_a_restart_loads_from_the_state_snapshot_and_replays_only_the_rest(env, monkeypatch):
@@ -148,23 +149,23 @@ async def test_a_restart_loads_from_the_state_snapshot_and_replays_only_the_rest
         view = await play_decision(service, gid)
     seq, _, _ = await service.store.snapshot(gid)
     assert view.version - games_module.SNAPSHOT_EVERY - 1 <= seq < view.version  # the moves after it are replayed
-    expected = (await service.export(gid), await service.turn(gid))
+    expected = (await service.export(SYSTEM, gid), await service.turn(SYSTEM, gid))
     replayed: list[int] = []
     from_log = games_module._from_log
     monkeypatch.setattr(games_module, "_from_log", lambda *args: replayed.append(1) or from_log(*args))
     fresh = GameService(service.store, clock)  # a new process: nothing cached
-    assert (await fresh.export(gid), await fresh.turn(gid)) == expected
+    assert (await fresh.export(SYSTEM, gid), await fresh.turn(SYSTEM, gid)) == expected
     assert replayed == []  # restored from the snapshot, not replayed from the log
     await service.store.save_snapshot(gid, seq, "1", "{}", replace=True)  # an unusable one
     again = GameService(service.store, clock)
-    assert (await again.export(gid), await again.turn(gid)) == expected
+    assert (await again.export(SYSTEM, gid), await again.turn(SYSTEM, gid)) == expected
     assert replayed == [1]
     # The game restored from the snapshot goes on as the one replayed from the log.
     for _ in range(30):
         played = await play_decision(fresh, gid)
         replayed_now = GameService(service.store, clock)
-        assert await replayed_now.turn(gid) == played
-        assert await replayed_now.export(gid) == await fresh.export(gid)
+        assert await replayed_now.turn(SYSTEM, gid) == played
+        assert await replayed_now.export(SYSTEM, gid) == await fresh.export(SYSTEM, gid)
 
 
 async def test_a_corrupted_game_fails_alone_with_a_clear_message(env):
@@ -179,8 +180,8 @@ async def test_a_corrupted_game_fails_alone_with_a_clear_message(env):
     raw.close()
     fresh = GameService(service.store, clock)
     with pytest.raises(GameCorrupted, match=f"game #{gid} cannot be loaded: move 1 is not valid JSON"):
-        await fresh.turn(gid)
-    assert (await fresh.turn(other_gid)).version == other_view.version
+        await fresh.turn(SYSTEM, gid)
+    assert (await fresh.turn(SYSTEM, other_gid)).version == other_view.version
 
 
 async def test_hand_edited_illegal_move_is_reported(env):
@@ -196,7 +197,7 @@ async def test_hand_edited_illegal_move_is_reported(env):
     raw.commit()
     raw.close()
     with pytest.raises(GameCorrupted, match="move 1: .*does not touch"):
-        await GameService(service.store, clock).turn(gid)
+        await GameService(service.store, clock).turn(SYSTEM, gid)
 
 
 async def test_reminder_then_skip_on_timeout(env):
@@ -211,9 +212,9 @@ async def test_reminder_then_skip_on_timeout(env):
     clock.now += timedelta(minutes=15)
     notices = await service.tick()
     assert notices[0].kind == "timeout" and "ran out of time" in notices[0].lines[0]
-    after = await service.turn(gid)
+    after = await service.turn(SYSTEM, gid)
     assert after.user_id != view.user_id and after.version > view.version
-    record = await service.export(gid)
+    record = await service.export(SYSTEM, gid)
     assert record["moves"][-1]["type"] in ("pass", "tile")
 
 
@@ -231,8 +232,8 @@ async def test_the_clock_loads_only_the_games_with_something_due(env):
     await service.release_clock()
     loaded: list[int] = []
     fresh = GameService(service.store, clock)  # after a restart
-    load = fresh._load
-    fresh._load = lambda game_id: loaded.append(game_id) or load(game_id)  # type: ignore[method-assign]
+    load = fresh.log.load
+    fresh.log.load = lambda game_id: loaded.append(game_id) or load(game_id)  # type: ignore[method-assign]
     clock.now += timedelta(minutes=1)
     assert await fresh.tick() == []  # all reminded already, none past its deadline
     assert loaded == []
@@ -247,16 +248,16 @@ async def test_a_move_in_one_game_does_not_make_the_others_be_read_again(env):
     service, _clock, _ = env
     a, view_a = await two_humans(service, seed=1)
     b, view_b = await two_humans(service, seed=2)
-    await service.turn(a), await service.turn(b)
+    await service.turn(SYSTEM, a), await service.turn(SYSTEM, b)
     reads: list[int] = []
     load = service.store.load_game
     service.store.load_game = lambda game_id, *args: reads.append(game_id) or load(game_id, *args)  # type: ignore[method-assign]
     view_b = (await play_turn(service, view_b)).turn  # writes game b only
     assert reads == []  # the play, the automatic turns and the new view: all from memory
-    assert (await service.turn(a)).version == view_a.version and reads == []
-    await service.attach(a, thread_id="t-a")  # a write to game a: its row is read again
-    assert (await service.lobby(a)).thread_id == "t-a"
-    await service.turn(a)
+    assert (await service.turn(SYSTEM, a)).version == view_a.version and reads == []
+    await service.attach(SYSTEM, a, thread_id="t-a")  # a write to game a: its row is read again
+    assert (await service.lobby(SYSTEM, a)).thread_id == "t-a"
+    await service.turn(SYSTEM, a)
     assert reads == [a]
 
 
@@ -267,60 +268,62 @@ async def test_forfeit_policy_and_catching_up_after_downtime(env):
     fresh = GameService(service.store, clock)
     notices = await fresh.tick()
     assert notices[0].kind == "timeout" and "forfeits" in notices[0].lines[0]
-    row = await fresh.lobby(gid)
+    row = await fresh.lobby(SYSTEM, gid)
     assert row.seat_of(view.user_id).status == "forfeited"
 
 
 async def test_resign_then_the_last_human_leaving_abandons_the_game(env):
     service, _, _ = env
     gid, view = await two_humans(service)
-    lines = await service.resign(gid, "u2")
+    lines = await service.resign(as_("u2"), gid)
     assert "resigned" in lines[0]
-    turn = await service.turn(gid)
+    turn = await service.turn(SYSTEM, gid)
     assert turn.user_id == "u1"  # Bob's turns are played for him
     with pytest.raises(ServiceError, match="already left"):
-        await service.resign(gid, "u2")
+        await service.resign(as_("u2"), gid)
     with pytest.raises(ServiceError, match="only server managers"):
-        await service.kick(gid, "u1", by_manager=False)
-    lines = await service.kick(gid, "u1", by_manager=True)
+        await service.kick(as_("manager"), gid, "u1")
+    lines = await service.kick(as_("manager", manager=True), gid, "u1")
     assert "abandoned" in lines[-1]
-    assert (await service.lobby(gid)).status == "aborted"
+    assert (await service.lobby(SYSTEM, gid)).status == "aborted"
 
 
 async def test_a_thousand_concurrent_games_in_one_process(env):
     service, _, _ = env
     gids = []
     for i in range(1000):
-        lobby = await service.create_lobby(f"h{i}", f"P{i}", LobbyOptions(seed=i))
-        await service.join(lobby.id, f"g{i}", f"Q{i}")
+        lobby = await service.create_lobby(as_(f"h{i}"), f"P{i}", LobbyOptions(seed=i))
+        await service.join(as_(f"g{i}"), lobby.id, f"Q{i}")
         gids.append(lobby.id)
-    views = await asyncio.gather(*(service.start(g, f"h{i}") for i, g in enumerate(gids)))
+    views = await asyncio.gather(*(service.start(as_(f"h{i}"), g) for i, g in enumerate(gids)))
     for _ in range(3):
         results = await asyncio.gather(*(play_turn(service, v, figure=False) for v in views))
         views = [r.turn for r in results]
     assert all(v.version == 6 for v in views)
-    assert len(await service.games(status="active")) == 1000
+    assert len(await service.games(SYSTEM, status="active")) == 1000
 
 
 async def test_castles_chosen_in_the_lobby(env):
     service, _, _ = env
-    lobby = await service.create_lobby("u1", "Ann", LobbyOptions(sets=["base", "castles"], castles="chosen", seed=2))
-    await service.join(lobby.id, "u2", "Bob")
-    await service.add_ai(lobby.id, "u1")
-    await service.choose_castles(lobby.id, "u1", ["castles.eltz", "castles.rieneck"])
+    lobby = await service.create_lobby(
+        as_("u1"), "Ann", LobbyOptions(sets=["base", "castles"], castles="chosen", seed=2)
+    )
+    await service.join(as_("u2"), lobby.id, "Bob")
+    await service.add_ai(as_("u1"), lobby.id)
+    await service.choose_castles(as_("u1"), lobby.id, ["castles.eltz", "castles.rieneck"])
     with pytest.raises(ServiceError, match="already chosen by another player"):
-        await service.choose_castles(lobby.id, "u2", ["castles.eltz", "castles.wartburg"])
+        await service.choose_castles(as_("u2"), lobby.id, ["castles.eltz", "castles.wartburg"])
     with pytest.raises(ServiceError, match="join the lobby first"):
-        await service.choose_castles(lobby.id, "u9", ["castles.wartburg"])
+        await service.choose_castles(as_("u9"), lobby.id, ["castles.wartburg"])
     with pytest.raises(ServiceError, match="one or two different castles"):
-        await service.choose_castles(lobby.id, "u2", ["castles.wartburg", "castles.wartburg"])
-    await service.choose_castles(lobby.id, "u2", ["castles.wartburg"])
+        await service.choose_castles(as_("u2"), lobby.id, ["castles.wartburg", "castles.wartburg"])
+    await service.choose_castles(as_("u2"), lobby.id, ["castles.wartburg"])
     with pytest.raises(ServiceError, match="waiting for Bob to choose 2 castles"):
-        await service.start(lobby.id, "u1")
-    await service.set_options(lobby.id, "u1", turn_limit=7200)  # the choices survive an option change
-    await service.choose_castles(lobby.id, "u2", ["castles.wartburg", "castles.bentheim"])
-    await service.start(lobby.id, "u1", autoplay=False)
-    _row, game = await service.game(lobby.id)
+        await service.start(as_("u1"), lobby.id)
+    await service.set_options(as_("u1"), lobby.id, turn_limit=7200)  # the choices survive an option change
+    await service.choose_castles(as_("u2"), lobby.id, ["castles.wartburg", "castles.bentheim"])
+    await service.start(as_("u1"), lobby.id, autoplay=False)
+    _row, game = await service.game(SYSTEM, lobby.id)
     hands = game.to_json()["castles"]
     assert hands["Ann"] == ["castles.eltz", "castles.rieneck"] and hands["Bob"] == [
         "castles.wartburg",
@@ -331,10 +334,10 @@ async def test_castles_chosen_in_the_lobby(env):
 
 async def test_castles_are_dealt_when_not_chosen(env):
     service, _, _ = env
-    lobby = await service.create_lobby("u1", "Ann", LobbyOptions(sets=["base", "castles"], seed=2))
+    lobby = await service.create_lobby(as_("u1"), "Ann", LobbyOptions(sets=["base", "castles"], seed=2))
     with pytest.raises(ServiceError, match="not chosen in this lobby"):
-        await service.choose_castles(lobby.id, "u1", ["castles.eltz"])
-    await service.join(lobby.id, "u2", "Bob")
-    await service.start(lobby.id, "u1")
-    _row, game = await service.game(lobby.id)
+        await service.choose_castles(as_("u1"), lobby.id, ["castles.eltz"])
+    await service.join(as_("u2"), lobby.id, "Bob")
+    await service.start(as_("u1"), lobby.id)
+    _row, game = await service.game(SYSTEM, lobby.id)
     assert all(len(h) == 2 for h in game.to_json()["castles"].values())

@@ -1,8 +1,8 @@
-"""Buttons, selects and the turn panel.
+"""The turn panel: the Take turn button and the private panel it opens.
 
 Every component is a persistent ``DynamicItem``: its ``custom_id`` carries all it
 needs, so it keeps working after a restart and long after the 15 minutes an
-interaction token lives. The turn panel renders the service's answer to "what
+interaction token lives. The panel renders the service's answer to "what
 must this user decide now, given the picks so far" (``GameService.ask``); its
 components carry the game, the version the player saw and the picks made so far,
 so the panel holds no state and never re-derives the turn. A normal turn takes
@@ -12,217 +12,23 @@ choice when they fit in one menu), and the figure — which plays the turn.
 
 from __future__ import annotations
 
-import contextlib
-import logging
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
 from cogs import present
-from cogs.i18n import game_language, listen, speak
-from engine.catalog import SET_TILES
-from engine.expansions.castles import CASTLE_IDS
-from engine.language import N_, _, sentence
+from cogs.common import Localised, caller_of, guarded, picture, say, service_of, table_of
+from engine.language import _, sentence
 from engine.moves import Question
 from engine.words import tile_name
-from locales import LANGUAGES
 from renderer.board import label_cells
 from renderer.jobs import preview_png, turn_png
 from service import AlreadyPlayed, Ask, PlayResult, ServiceError, TurnView
 
-if TYPE_CHECKING:
-    from service import GameService
-
-log = logging.getLogger(__name__)
 PAGE = 25  # Discord's limit of options in one select
 BUTTONS = 20  # options shown as buttons (4 rows of 5; the last row keeps Back / No figure)
-
-
-def service_of(interaction: discord.Interaction) -> GameService:
-    return interaction.client.service  # type: ignore[attr-defined]
-
-
-def guild_of(interaction: discord.Interaction) -> str | None:
-    """The server an interaction comes from: the service allows a game's actions only there."""
-    return str(interaction.guild_id) if interaction.guild_id else None
-
-
-async def say(interaction: discord.Interaction, text: str) -> None:
-    """A private answer. Callers never defer publicly before it (DISCORD.md): after an
-    ephemeral defer the followup stays private; without a defer it is the response."""
-    text = present.clip(text)
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True, allowed_mentions=present.NO_PINGS)
-    else:
-        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=present.NO_PINGS)
-
-
-async def guarded(interaction: discord.Interaction, action: Any) -> None:
-    """Run a component's action; the one place its errors are handled: a ServiceError is
-    answered privately, anything else is logged and answered privately without details."""
-    try:
-        await action
-    except ServiceError as exc:
-        await say(interaction, str(exc))
-    except Exception:
-        log.exception("component %s failed", (interaction.data or {}).get("custom_id"))
-        with contextlib.suppress(discord.HTTPException):
-            await say(interaction, _("Something went wrong on my side; nothing was changed. Please try again."))
-
-
-class Localised:
-    """A component that answers in the clicking user's language (Discord's ``locale``)."""
-
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        listen(interaction)
-        return True
-
-
-# ---------------------------------------------------------------------- lobby
-def lobby_view(row: Any) -> discord.ui.View:
-    """The lobby message's buttons and menus (public: in the game's language)."""
-    with speak(game_language(row)):
-        return _lobby_view(row)
-
-
-def _lobby_view(row: Any) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
-    if row.status == "lobby":
-        league = row.league_id is not None
-        for action in ("join", "leave", "ai", "start"):
-            if league and action == "ai":
-                continue  # rated games have no computer seats: no button that always refuses
-            view.add_item(LobbyButton(row.id, action))
-        if not league:  # a league game uses the league's sets
-            view.add_item(SetsSelect(row.id, row.options["sets"]))
-        if "castles" in row.options["sets"] and row.options.get("castles") == "chosen":
-            view.add_item(CastlesSelect(row.id))
-        if not league:
-            view.add_item(LanguageSelect(row.id, game_language(row)))
-    return view
-
-
-async def refresh_lobby(interaction: discord.Interaction, change: Any) -> None:
-    """Apply a lobby change; show the lobby as it now is, or say privately why it could not change."""
-    try:
-        row = await change
-    except ServiceError as exc:
-        await say(interaction, str(exc))
-        return
-    await interaction.response.edit_message(
-        embed=present.lobby_embed(row), view=lobby_view(row), allowed_mentions=present.NO_PINGS
-    )
-
-
-class LobbyButton(
-    Localised, discord.ui.DynamicItem[discord.ui.Button], template=r"carc:lobby:(?P<game>\d{1,18}):(?P<action>\w+)"
-):
-    LABELS = {
-        "join": (N_("Join"), discord.ButtonStyle.success),
-        "leave": (N_("Leave"), discord.ButtonStyle.secondary),
-        "ai": (N_("Add computer"), discord.ButtonStyle.secondary),
-        "start": (N_("Start"), discord.ButtonStyle.primary),
-    }
-
-    def __init__(self, game_id: int, action: str) -> None:
-        label, style = self.LABELS.get(action, (action[:20], discord.ButtonStyle.secondary))
-        button = discord.ui.Button(label=_(label), style=style, custom_id=f"carc:lobby:{game_id}:{action}")
-        super().__init__(button)
-        self.game_id, self.action = game_id, action
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):  # type: ignore[override]
-        return cls(int(match["game"]), match["action"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await guarded(interaction, self._act(interaction))
-
-    async def _act(self, interaction: discord.Interaction) -> None:
-        service = service_of(interaction)
-        user = interaction.user
-        if self.action == "join":
-            await refresh_lobby(interaction, service.join(self.game_id, str(user.id), user.display_name))
-        elif self.action == "leave":
-            await refresh_lobby(interaction, service.leave(self.game_id, str(user.id)))
-        elif self.action == "ai":
-            await refresh_lobby(interaction, service.add_ai(self.game_id, str(user.id)))
-        elif self.action == "start":
-            carc = interaction.client.get_cog("Carc")  # type: ignore[attr-defined]
-            await carc.start_game(interaction, self.game_id)
-        else:
-            await say(interaction, _("This button is from an older version of the bot; open a new lobby."))
-
-
-class SetsSelect(Localised, discord.ui.DynamicItem[discord.ui.Select], template=r"carc:sets:(?P<game>\d{1,18})"):
-    def __init__(self, game_id: int, chosen: list[str] | None = None) -> None:
-        chosen = chosen or ["base"]
-        options = [
-            discord.SelectOption(label=present.set_name(name), value=name, default=name in chosen) for name in SET_TILES
-        ]
-        select = discord.ui.Select(
-            custom_id=f"carc:sets:{game_id}", placeholder=_("Sets"), min_values=1, max_values=len(options),
-            options=options,
-        )  # fmt: skip
-        super().__init__(select)
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):  # type: ignore[override]
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        service = service_of(interaction)
-        change = service.set_options(self.game_id, str(interaction.user.id), sets=list(self.item.values))
-        await guarded(interaction, refresh_lobby(interaction, change))
-
-
-class CastlesSelect(Localised, discord.ui.DynamicItem[discord.ui.Select], template=r"carc:castles:(?P<game>\d{1,18})"):
-    """Each player picks their castles in the lobby (1 or 2, by the number of players at the start)."""
-
-    def __init__(self, game_id: int) -> None:
-        options = [discord.SelectOption(label=sentence(tile_name(c)), value=c) for c in CASTLE_IDS]
-        select = discord.ui.Select(
-            custom_id=f"carc:castles:{game_id}", placeholder=_("Your castles"), min_values=1, max_values=2,
-            options=options,
-        )  # fmt: skip
-        super().__init__(select)
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):  # type: ignore[override]
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        service = service_of(interaction)
-        change = service.choose_castles(self.game_id, str(interaction.user.id), list(self.item.values))
-        await guarded(interaction, refresh_lobby(interaction, change))
-
-
-class LanguageSelect(Localised, discord.ui.DynamicItem[discord.ui.Select], template=r"carc:lang:(?P<game>\d{1,18})"):
-    """The language of the game's posts, chosen in its lobby (the server's by default)."""
-
-    def __init__(self, game_id: int, chosen: str = "en") -> None:
-        options = [
-            discord.SelectOption(label=name, value=code, default=code == chosen) for code, name in LANGUAGES.items()
-        ]
-        select = discord.ui.Select(
-            custom_id=f"carc:lang:{game_id}", placeholder=_("Language of the game"), min_values=1, max_values=1,
-            options=options,
-        )  # fmt: skip
-        super().__init__(select)
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):  # type: ignore[override]
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        service = service_of(interaction)
-        language = str((list(self.item.values) or ["en"])[0])[:10]
-        change = service.set_options(self.game_id, str(interaction.user.id), language=language)
-        await guarded(interaction, refresh_lobby(interaction, change))
 
 
 # ---------------------------------------------------------------------- turns
@@ -234,7 +40,7 @@ class TakeTurnButton(
     must decide now: an older message's button never leads nowhere."""
 
     def __init__(self, game_id: int, version: int) -> None:
-        button = discord.ui.Button(
+        button: discord.ui.Button[Any] = discord.ui.Button(
             label=_("Take turn"), style=discord.ButtonStyle.primary, custom_id=f"carc:turn:{game_id}:{version}"
         )
         super().__init__(button)
@@ -251,7 +57,7 @@ class TakeTurnButton(
         await interaction.response.defer(ephemeral=True, thinking=True)
         service = service_of(interaction)
         try:
-            view = await service.turn(self.game_id, guild_id=guild_of(interaction))
+            view = await service.turn(caller_of(interaction), self.game_id)
         except ServiceError as exc:
             await say(interaction, str(exc))
             return
@@ -306,7 +112,9 @@ def _state(match: re.Match[str]) -> PanelState:
 
 class PanelButton(Localised, discord.ui.DynamicItem[discord.ui.Button], template="carc:pb" + _PANEL):
     def __init__(self, state: PanelState, act: str, label: str, style: discord.ButtonStyle) -> None:
-        button = discord.ui.Button(label=present.clip(label, 80), style=style, custom_id=state.custom_id("pb", act))
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=present.clip(label, 80), style=style, custom_id=state.custom_id("pb", act)
+        )
         super().__init__(button)
         self.state, self.act = state, act
 
@@ -324,7 +132,7 @@ class PanelSelect(Localised, discord.ui.DynamicItem[discord.ui.Select], template
     def __init__(
         self, state: PanelState, placeholder: str, options: list[discord.SelectOption], slot: str = "s"
     ) -> None:
-        select = discord.ui.Select(
+        select: discord.ui.Select[Any] = discord.ui.Select(
             custom_id=state.custom_id("ps", slot), placeholder=present.clip(placeholder, 150),
             options=options or [discord.SelectOption(label="—", value="x")], min_values=1, max_values=1,
         )  # fmt: skip
@@ -357,13 +165,12 @@ async def on_panel(interaction: discord.Interaction, state: PanelState, act: str
     elif kind == "b":
         state = PanelState(state.game_id, state.version, state.picks[:-1])
     service = service_of(interaction)
-    user_id = str(interaction.user.id)
     try:
-        guild = guild_of(interaction)
+        who = caller_of(interaction)
         if kind == "o":
-            answer = await service.pick(state.game_id, user_id, state.picks, state.version, guild_id=guild)
+            answer = await service.pick(who, state.game_id, state.picks, state.version)
         else:
-            answer = await service.ask(state.game_id, user_id, state.picks, state.version, guild_id=guild)
+            answer = await service.ask(who, state.game_id, state.picks, state.version)
     except AlreadyPlayed:
         await _close(interaction, _("This decision has been made already (or the game moved on): press the "
                                     "Take turn button of the newest turn message."))  # fmt: skip
@@ -376,8 +183,7 @@ async def on_panel(interaction: discord.Interaction, state: PanelState, act: str
             await _update(interaction, PanelState(state.game_id, answer.turn.version, []))
             return
         await _close(interaction, played(answer.lines))
-        carc = interaction.client.get_cog("Carc")  # type: ignore[attr-defined]
-        await carc.after_play(interaction, state.game_id, answer)
+        await table_of(interaction.client).announce(answer.turn, answer.lines, interaction.channel)
         return
     await _update(interaction, state, answer)
 
@@ -388,9 +194,7 @@ async def _close(interaction: discord.Interaction, text: str) -> None:
 
 async def _update(interaction: discord.Interaction, state: PanelState, ask: Ask | None = None) -> None:
     try:
-        ask = ask or await service_of(interaction).ask(
-            state.game_id, str(interaction.user.id), [], state.version, guild_id=guild_of(interaction)
-        )
+        ask = ask or await service_of(interaction).ask(caller_of(interaction), state.game_id, [], state.version)
         content, view, files = await render_panel(interaction, state, ask)
     except ServiceError as exc:
         await _close(interaction, str(exc))
@@ -401,9 +205,7 @@ async def _update(interaction: discord.Interaction, state: PanelState, ask: Ask 
 async def show_panel(interaction: discord.Interaction, state: PanelState) -> None:
     """The first display of a panel, after an ephemeral defer."""
     try:
-        ask = await service_of(interaction).ask(
-            state.game_id, str(interaction.user.id), state.picks, state.version, guild_id=guild_of(interaction)
-        )
+        ask = await service_of(interaction).ask(caller_of(interaction), state.game_id, state.picks, state.version)
         content, view, files = await render_panel(interaction, state, ask)
     except ServiceError as exc:
         await say(interaction, str(exc))
@@ -446,27 +248,12 @@ async def render_panel(
         if question.kind == "figure" and ask.moves and ask.moves[-1].get("type") in ("tile", "castle"):
             placed = ask.moves[-1]
             png = await picture(service_of(interaction), preview_png, ask.turn.game_id, placed["x"], placed["y"],
-                                placed.get("castle"), guild_id=guild_of(interaction))  # fmt: skip
+                                placed.get("castle"), who=caller_of(interaction))  # fmt: skip
             if png:
                 files.append(present.png_file(png, "preview.png"))
     if state.picks and len(view.children) < 25:
         view.add_item(PanelButton(state, "b", _("◀ Back"), discord.ButtonStyle.secondary))
     return present.clip("\n".join(lines)), view, files
-
-
-async def picture(
-    service: GameService, job: Any, game_id: int, *args: Any, guild_id: str | None = None,
-    language: str | None = None,
-) -> bytes | None:  # fmt: skip
-    """A picture for a message, or None: a picture helps, it is never a reason for a panel or
-    a turn post to fail."""
-    if service.workers is None:
-        return None  # no pool: the event loop would draw it
-    try:
-        return await service.picture(job, game_id, *args, guild_id=guild_id, language=language)
-    except Exception:
-        log.exception("picture for game %s", game_id)
-        return None
 
 
 async def _placement_panel(
@@ -483,7 +270,7 @@ async def _placement_panel(
     text: list[str] = []
     if question.kind == "tile":
         legal = {f"{x},{y}": label for (x, y), label in labels.items()}
-        png = await picture(service_of(interaction), turn_png, state.game_id, legal, guild_id=guild_of(interaction))
+        png = await picture(service_of(interaction), turn_png, state.game_id, legal, who=caller_of(interaction))
         if png:
             files.append(present.png_file(png, "board.png"))
         text.append(_("Pick where the tile goes (the letters are on the picture), and how it is turned."))

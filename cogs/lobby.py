@@ -1,0 +1,265 @@
+"""The lobby phase: ``/carc new``, the lobby message (Join, Leave, Add computer, Start, the sets,
+castles and language menus), starting a game in its thread, and aborting a game."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from cogs import present
+from cogs.common import (
+    Localised,
+    PhaseCog,
+    caller_of,
+    game_id_of,
+    guarded,
+    missing_permissions,
+    needs,
+    say,
+    service_of,
+    table_of,
+)
+from cogs.i18n import game_language, server_language, speak
+from engine.catalog import SET_TILES
+from engine.expansions.castles import CASTLE_IDS
+from engine.language import N_, _, sentence
+from engine.words import tile_name
+from locales import LANGUAGES
+from service import GameService, LobbyOptions, ServiceError
+
+log = logging.getLogger(__name__)
+
+
+# ---------------------------------------------------------------------- lobby
+def lobby_view(row: Any) -> discord.ui.View:
+    """The lobby message's buttons and menus (public: in the game's language)."""
+    with speak(game_language(row)):
+        return _lobby_view(row)
+
+
+def _lobby_view(row: Any) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    if row.status == "lobby":
+        league = row.league_id is not None
+        for action in ("join", "leave", "ai", "start"):
+            if league and action == "ai":
+                continue  # rated games have no computer seats: no button that always refuses
+            view.add_item(LobbyButton(row.id, action))
+        if not league:  # a league game uses the league's sets
+            view.add_item(SetsSelect(row.id, row.options["sets"]))
+        if "castles" in row.options["sets"] and row.options.get("castles") == "chosen":
+            view.add_item(CastlesSelect(row.id))
+        if not league:
+            view.add_item(LanguageSelect(row.id, game_language(row)))
+    return view
+
+
+async def refresh_lobby(interaction: discord.Interaction, change: Any) -> None:
+    """Apply a lobby change; show the lobby as it now is, or say privately why it could not change."""
+    try:
+        row = await change
+    except ServiceError as exc:
+        await say(interaction, str(exc))
+        return
+    await interaction.response.edit_message(
+        embed=present.lobby_embed(row), view=lobby_view(row), allowed_mentions=present.NO_PINGS
+    )
+
+
+class LobbyButton(
+    Localised, discord.ui.DynamicItem[discord.ui.Button], template=r"carc:lobby:(?P<game>\d{1,18}):(?P<action>\w+)"
+):
+    LABELS = {
+        "join": (N_("Join"), discord.ButtonStyle.success),
+        "leave": (N_("Leave"), discord.ButtonStyle.secondary),
+        "ai": (N_("Add computer"), discord.ButtonStyle.secondary),
+        "start": (N_("Start"), discord.ButtonStyle.primary),
+    }
+
+    def __init__(self, game_id: int, action: str) -> None:
+        label, style = self.LABELS.get(action, (action[:20], discord.ButtonStyle.secondary))
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=_(label), style=style, custom_id=f"carc:lobby:{game_id}:{action}"
+        )
+        super().__init__(button)
+        self.game_id, self.action = game_id, action
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):  # type: ignore[override]
+        return cls(int(match["game"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, self._act(interaction))
+
+    async def _act(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        who = caller_of(interaction)
+        if self.action == "join":
+            await refresh_lobby(interaction, service.join(who, self.game_id, interaction.user.display_name))
+        elif self.action == "leave":
+            await refresh_lobby(interaction, service.leave(who, self.game_id))
+        elif self.action == "ai":
+            await refresh_lobby(interaction, service.add_ai(who, self.game_id))
+        elif self.action == "start":
+            await start_game(interaction, self.game_id)
+        else:
+            await say(interaction, _("This button is from an older version of the bot; open a new lobby."))
+
+
+class SetsSelect(Localised, discord.ui.DynamicItem[discord.ui.Select], template=r"carc:sets:(?P<game>\d{1,18})"):
+    def __init__(self, game_id: int, chosen: list[str] | None = None) -> None:
+        chosen = chosen or ["base"]
+        options = [
+            discord.SelectOption(label=present.set_name(name), value=name, default=name in chosen) for name in SET_TILES
+        ]
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=f"carc:sets:{game_id}", placeholder=_("Sets"), min_values=1, max_values=len(options),
+            options=options,
+        )  # fmt: skip
+        super().__init__(select)
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):  # type: ignore[override]
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        change = service.set_options(caller_of(interaction), self.game_id, sets=list(self.item.values))
+        await guarded(interaction, refresh_lobby(interaction, change))
+
+
+class CastlesSelect(Localised, discord.ui.DynamicItem[discord.ui.Select], template=r"carc:castles:(?P<game>\d{1,18})"):
+    """Each player picks their castles in the lobby (1 or 2, by the number of players at the start)."""
+
+    def __init__(self, game_id: int) -> None:
+        options = [discord.SelectOption(label=sentence(tile_name(c)), value=c) for c in CASTLE_IDS]
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=f"carc:castles:{game_id}", placeholder=_("Your castles"), min_values=1, max_values=2,
+            options=options,
+        )  # fmt: skip
+        super().__init__(select)
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):  # type: ignore[override]
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        change = service.choose_castles(caller_of(interaction), self.game_id, list(self.item.values))
+        await guarded(interaction, refresh_lobby(interaction, change))
+
+
+class LanguageSelect(Localised, discord.ui.DynamicItem[discord.ui.Select], template=r"carc:lang:(?P<game>\d{1,18})"):
+    """The language of the game's posts, chosen in its lobby (the server's by default)."""
+
+    def __init__(self, game_id: int, chosen: str = "en") -> None:
+        options = [
+            discord.SelectOption(label=name, value=code, default=code == chosen) for code, name in LANGUAGES.items()
+        ]
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=f"carc:lang:{game_id}", placeholder=_("Language of the game"), min_values=1, max_values=1,
+            options=options,
+        )  # fmt: skip
+        super().__init__(select)
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):  # type: ignore[override]
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        language = str((list(self.item.values) or ["en"])[0])[:10]
+        change = service.set_options(caller_of(interaction), self.game_id, language=language)
+        await guarded(interaction, refresh_lobby(interaction, change))
+
+
+async def start_game(interaction: discord.Interaction, game_id: int) -> None:
+    """The Start button: the game's thread, who has which colour, the first turn."""
+    missing = missing_permissions(interaction)
+    if missing:
+        await say(interaction, needs(missing))
+        return
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    service = service_of(interaction)
+    who = caller_of(interaction)
+    try:
+        await service.start(who, game_id)
+    except ServiceError as exc:
+        await say(interaction, str(exc))
+        return
+    row = await service.lobby(who, game_id)
+    if interaction.message is not None:
+        try:
+            await interaction.message.edit(embed=present.lobby_embed(row), view=lobby_view(row))
+        except discord.HTTPException as exc:
+            log.info("lobby message of game %s not updated: %s", game_id, exc)
+    await table_of(interaction.client).open_game_thread(
+        interaction.channel, game_id, row.guild_id, [], f"Carcassonne #{game_id}", interaction.message
+    )
+    await say(interaction, _("Game #{id} has started: see its thread.").format(id=game_id))
+
+
+class Lobby(PhaseCog):
+    """Owns the ``/carc`` group; the other phase cogs add their commands to it."""
+
+    carc = app_commands.Group(name="carc", description="Play Carcassonne", guild_only=True)
+    owns_group = True
+
+    @property
+    def service(self) -> GameService:
+        return self.bot.service  # type: ignore[attr-defined,no-any-return]
+
+    @carc.command(name="new", description="Open a lobby for a new game")
+    @app_commands.describe(
+        sets="Sets, comma-separated: base, river1, river2, castles, ferries, wheel, toll",
+        players="Most players (2-6)",
+        turn_hours="Hours per turn (0 = no limit)",
+        timeout="What happens when a turn runs out",
+        castles="With Castles in Germany: dealt at random, or chosen in the lobby",
+        language="Language of the game's posts (the server's by default)",
+    )
+    @app_commands.choices(
+        timeout=[
+            app_commands.Choice(name="skip the turn", value="skip"),
+            app_commands.Choice(name="forfeit", value="forfeit"),
+        ],
+        castles=[app_commands.Choice(name="dealt", value="dealt"), app_commands.Choice(name="chosen", value="chosen")],
+        language=[app_commands.Choice(name=name, value=code) for code, name in LANGUAGES.items()],
+    )
+    async def new(
+        self, interaction: discord.Interaction, sets: str = "base", players: app_commands.Range[int, 2, 6] = 5,
+        turn_hours: app_commands.Range[int, 0, 336] = 24, timeout: str = "skip", castles: str = "dealt",
+        language: str | None = None,
+    ) -> None:  # fmt: skip
+        missing = missing_permissions(interaction)
+        if missing:
+            raise ServiceError(needs(missing))
+        options = LobbyOptions(
+            sets=[s.strip().lower()[:20] for s in sets.split(",")[:10] if s.strip()], max_players=players,
+            turn_limit=turn_hours * 3600, timeout_policy=timeout, castles=castles,
+            language=language or server_language(interaction),
+        )  # fmt: skip
+        who = caller_of(interaction)
+        row = await self.service.create_lobby(who, interaction.user.display_name, options, str(interaction.channel_id))
+        await interaction.response.send_message(
+            embed=present.lobby_embed(row), view=lobby_view(row), allowed_mentions=present.NO_PINGS
+        )
+        message = await interaction.original_response()
+        await self.service.attach(who, row.id, lobby_message=str(message.id))
+
+    @carc.command(name="abort", description="Stop a game for good (server managers, or the lobby's creator)")
+    async def abort(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        game_id = await game_id_of(interaction, game)
+        row = await self.service.abort(caller_of(interaction), game_id)
+        with speak(game_language(row)):
+            text = _("Game #{id} was aborted by {player}.").format(
+                id=game_id, player=present.safe(interaction.user.display_name, 40)
+            )
+        await interaction.response.send_message(text, allowed_mentions=present.NO_PINGS)

@@ -1,0 +1,245 @@
+"""The play phase: turn posts' Take turn (cogs.panel), ``/carc place`` with its autocomplete,
+``board``, ``tiles``, ``rules``, leaving and removing players, turn DMs, and the deadline clock."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from pathlib import Path
+from typing import Any
+
+import discord
+from discord import app_commands
+from discord.ext import tasks
+
+from cogs import present
+from cogs.common import PhaseCog, caller_of, cooldown, game_id_of, parse_cell, picture, say, table_of
+from cogs.i18n import user_language
+from cogs.panel import PanelState, played, show_panel
+from engine.catalog import SET_TILES
+from engine.language import _, ngettext
+from engine.words import tile_name
+from renderer.board import label_cells
+from renderer.jobs import board_png
+from service import GameService, PlayResult, ServiceError, TurnView
+from service.clock import TICK_EVERY
+
+log = logging.getLogger(__name__)
+
+RULES_FILE = Path(__file__).resolve().parent.parent / "service" / "rules.md"
+
+
+class Play(PhaseCog):
+    def __init__(self, bot: Any) -> None:
+        super().__init__(bot)
+        self._failing: set[int] = set()  # games whose notices failed (logged once)
+
+    @property
+    def service(self) -> GameService:
+        return self.bot.service  # type: ignore[attr-defined,no-any-return]
+
+    async def cog_load(self) -> None:
+        await super().cog_load()
+        if getattr(self.bot, "service", None) is not None:
+            self.deadlines.start()
+
+    async def cog_unload(self) -> None:
+        self.deadlines.cancel()
+        with contextlib.suppress(Exception):  # shutting down: another instance may take the clock at once
+            await self.service.release_clock()
+
+    @app_commands.command(name="place", description="Play your turn in one command (the panel opens for what is left)")
+    @app_commands.describe(
+        cell="A legal cell: its letter on the turn picture, or x,y",
+        rot="Rotation in degrees (can be left out when only one fits)",
+        spot="A follower spot number from the preview, words of a choice, or none",
+        game="The game's number (not needed in its thread)",
+    )
+    async def place(
+        self, interaction: discord.Interaction, cell: str, rot: int | None = None, spot: str | None = None,
+        game: int | None = None,
+    ) -> None:  # fmt: skip
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        game_id = await game_id_of(interaction, game)
+        who = caller_of(interaction)
+        view = await self.service.turn(who, game_id)
+        labels = label_cells(list(view.placements))
+        target = parse_cell(cell, labels) if view.placements else (0, 0)
+        picks = await self.service.picks_for(who, game_id, target, rot, spot)
+        answer = await self.service.pick(who, game_id, picks, view.version)
+        if isinstance(answer, PlayResult):
+            if answer.again:  # a committed draw: the panel asks for the tile
+                await show_panel(interaction, PanelState(game_id, answer.turn.version, []))
+                return
+            await say(interaction, played(answer.lines))
+            await table_of(self.bot).announce(answer.turn, answer.lines, interaction.channel)
+            return
+        await show_panel(interaction, PanelState(game_id, view.version, picks))
+
+    async def _question_for(self, interaction: discord.Interaction) -> TurnView | None:
+        try:
+            game = getattr(interaction.namespace, "game", None)
+            game_id = await game_id_of(interaction, game if isinstance(game, int) else None)
+            view: TurnView = await self.service.turn(caller_of(interaction), game_id)
+        except (ServiceError, ValueError):
+            return None
+        return view if view.user_id == str(interaction.user.id) else None
+
+    @place.autocomplete("cell")
+    async def _cells(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        view = await self._question_for(interaction)
+        if view is None or not view.placements:
+            return []
+        labels = label_cells(list(view.placements))
+        current = current.lower()[:40]
+        out = []
+        for c, label in sorted(labels.items(), key=lambda kv: (len(kv[1]), kv[1])):
+            rots = ", ".join(f"{r}°" for r in view.placements[c])
+            name = _("{label} ({x}, {y}) — turned {rotations}").format(label=label, x=c[0], y=c[1], rotations=rots)
+            if current in name.lower():
+                out.append(app_commands.Choice(name=present.clip(name, 100), value=f"{c[0]},{c[1]}"))
+        return out[:25]
+
+    @place.autocomplete("rot")  # type: ignore[arg-type]  # discord.py types every autocomplete as a text one
+    async def _rots(self, interaction: discord.Interaction, current: int) -> list[app_commands.Choice[int]]:
+        view = await self._question_for(interaction)
+        cell_text = getattr(interaction.namespace, "cell", None)
+        if view is None or not isinstance(cell_text, str):
+            return []
+        try:
+            target = parse_cell(cell_text, label_cells(list(view.placements)))
+        except ServiceError:
+            return []
+        return [app_commands.Choice(name=f"{r}°", value=r) for r in view.placements.get(target, ())]
+
+    @place.autocomplete("spot")
+    async def _spots(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        view = await self._question_for(interaction)
+        ns = interaction.namespace
+        if view is None or not isinstance(getattr(ns, "cell", None), str):
+            return []
+        try:
+            target = parse_cell(ns.cell, label_cells(list(view.placements)))
+            rot = getattr(ns, "rot", None)
+            who = caller_of(interaction)
+            picks = await self.service.picks_for(who, view.game_id, target, rot if isinstance(rot, int) else None, None)
+            ask = await self.service.ask(who, view.game_id, picks)
+        except ServiceError:
+            return []
+        if ask.question is None or ask.question.kind != "figure":
+            return []
+        out = []
+        for i, option in enumerate(ask.question.moves()):
+            number = ask.spot_numbers.get(i)
+            label = ask.question.options[i].label if i < len(ask.question.options) else _("no figure")
+            value = str(number) if number else ("none" if option["type"] == "pass" else label)
+            out.append(app_commands.Choice(name=present.clip(f"{number or '-'} · {label}", 100), value=value[:100]))
+        return out[:25]
+
+    # ------------------------------------------------------------------ information
+    @app_commands.command(name="board", description="The whole board as it stands (only you see it)")
+    @cooldown()
+    @app_commands.describe(
+        around="Only part of the board: around a cell (x,y), or a quarter: nw, ne, sw, se", game="The game's number"
+    )
+    async def board(self, interaction: discord.Interaction, around: str | None = None, game: int | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        game_id = await game_id_of(interaction, game)
+        who = caller_of(interaction)
+        view = await self.service.turn(who, game_id)
+        region: Any = None
+        if around and around.strip().lower() in ("nw", "ne", "sw", "se"):
+            region = around.strip().lower()
+        elif around:
+            x, y = parse_cell(around, {})
+            region = (x, y, 3)
+        png = await picture(self.service, board_png, game_id, region, who=who, language=user_language(interaction))
+        if png is None:
+            raise ServiceError(_("The picture could not be made; please try again."))
+        await interaction.followup.send(
+            _("Game #{id}, turn {turn}").format(id=game_id, turn=view.turn),
+            file=present.png_file(png, "board.png"),
+            ephemeral=True,
+        )
+
+    @app_commands.command(name="tiles", description="What is left in the bag")
+    async def tiles(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        game_id = await game_id_of(interaction, game)
+        bag = await self.service.bag(caller_of(interaction), game_id)
+        counts: dict[str, int] = {}
+        for tile_id, n in bag.items():
+            counts[tile_name(tile_id)] = counts.get(tile_name(tile_id), 0) + n
+        text = ", ".join(f"{name} ×{n}" for name, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
+        left = sum(bag.values())
+        await say(
+            interaction,
+            present.clip(
+                ngettext("{n} tile left: {tiles}", "{n} tiles left: {tiles}", left).format(n=left, tiles=text)
+            ),
+        )
+
+    @app_commands.command(name="rules", description="The short rules of a set")
+    @app_commands.choices(set=[app_commands.Choice(name=present.SET_NAMES[s], value=s) for s in SET_TILES])
+    async def rules(self, interaction: discord.Interaction, set: str = "base") -> None:  # noqa: A002
+        await say(interaction, rules_text(set, user_language(interaction)))
+
+    @app_commands.command(name="resign", description="Leave a game; your turns are then played automatically")
+    async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        game_id = await game_id_of(interaction, game)
+        who = caller_of(interaction)
+        lines = await self.service.resign(who, game_id)
+        await say(interaction, _("You left game #{id}.").format(id=game_id))
+        await table_of(self.bot).announce(await self.service.turn(who, game_id), lines, interaction.channel)
+
+    @app_commands.command(name="settings", description="Your notification settings")
+    @app_commands.describe(dm="Also send me a direct message when it is my turn")
+    async def settings(self, interaction: discord.Interaction, dm: bool) -> None:
+        # The DMs speak the language Discord reports for the player now.
+        language = user_language(interaction)
+        await self.service.save_player(caller_of(interaction), interaction.user.display_name, dm, language)
+        await say(interaction, _("Turn DMs are on.") if dm else _("Turn DMs are off."))
+
+    @app_commands.command(name="kick", description="Remove a player from a game (server managers)")
+    async def kick(self, interaction: discord.Interaction, player: discord.User, game: int | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        game_id = await game_id_of(interaction, game)
+        who = caller_of(interaction)
+        lines = await self.service.kick(who, game_id, str(player.id))
+        await say(
+            interaction,
+            _("{player} was removed from game #{id}.").format(player=present.safe(player.display_name, 40), id=game_id),
+        )
+        await table_of(self.bot).announce(await self.service.turn(who, game_id), lines, interaction.channel)
+
+    # ------------------------------------------------------------------ deadlines
+    @tasks.loop(seconds=TICK_EVERY.total_seconds())
+    async def deadlines(self) -> None:
+        try:
+            notices = await self.service.tick()
+        except Exception:  # the clock must keep ticking for every other game
+            log.exception("the deadline tick failed")
+            return
+        for notice in notices:
+            try:
+                await table_of(self.bot).post_notice(notice)
+                self._failing.discard(notice.game_id)
+            except Exception:
+                if notice.game_id not in self._failing:
+                    log.exception("notice for game %s failed", notice.game_id)
+                self._failing.add(notice.game_id)
+
+    @deadlines.before_loop
+    async def _ready(self) -> None:
+        await self.bot.wait_until_ready()
+
+
+def rules_text(set_name: str, language: str = "en") -> str:
+    """The section of the rules digest for a set, in ``language`` (``service/rules.md``, or its
+    translation ``service/rules.<language>.md``, written from the French rule pages)."""
+    path = RULES_FILE.with_suffix(f".{language}.md")
+    text = (path if path.exists() else RULES_FILE).read_text(encoding="utf-8")
+    for section in text.split("\n## "):
+        if section.startswith(set_name + " ") or section.startswith(set_name + "\n"):
+            return present.clip("## " + section.strip())
+    return _("No rules for {set}.").format(set=present.safe(set_name, 20))

@@ -1,0 +1,157 @@
+"""The game table: what the bot posts in a game's thread, whichever cog or clock caused it.
+
+Every cog reaches it as ``bot.table`` (cogs.common.table_of): turn posts with their picture and
+Take turn button, the final post, turn DMs, the thread a started game gets, the clock's notices.
+It acts for the game's own server (``Caller.system``).
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from cogs import present
+from cogs.common import picture
+from cogs.i18n import speak
+from cogs.panel import turn_view
+from engine.language import _
+from renderer.board import label_cells
+from renderer.jobs import final_png, replay_gif, turn_png
+from service import Caller, GameService, Notice, ServiceError, TurnView
+
+log = logging.getLogger(__name__)
+
+
+class Table:
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+
+    @property
+    def service(self) -> GameService:
+        return self.bot.service  # type: ignore[no-any-return]
+
+    async def thread_of(self, game_id: int, guild_id: str | None, fallback: Any = None) -> Any:
+        """The game's thread (or, failing that, ``fallback``)."""
+        row = await self.service.lobby(Caller.system(guild_id), game_id)
+        if row.thread_id:
+            channel = self.bot.get_channel(int(row.thread_id))
+            if channel is None:
+                try:
+                    channel = await self.bot.fetch_channel(int(row.thread_id))
+                except discord.HTTPException:
+                    channel = None
+            if channel is not None:
+                return channel
+        return fallback
+
+    async def post_turn(self, channel: Any, view: TurnView, lines: list[str]) -> None:
+        """The board, what happened, and the Take turn button; or the final result (in the game's language)."""
+        if channel is None:
+            return
+        with speak(view.language):
+            await self._post_turn(channel, view, lines)
+
+    async def _post_turn(self, channel: Any, view: TurnView, lines: list[str]) -> None:
+        who, game_id = Caller.system(view.guild_id), view.game_id
+        if view.finished:
+            files = []
+            png = await picture(self.service, final_png, game_id, who=who, language=view.language)
+            if png:
+                files.append(present.png_file(png, "final.png"))
+            gif = await picture(self.service, replay_gif, game_id, who=who, language=view.language)
+            if gif and len(gif) < 8 * 1024 * 1024:
+                files.append(present.png_file(gif, "replay.gif"))
+            await channel.send(present.final_content(view, lines), files=files, allowed_mentions=present.NO_PINGS)
+            return
+        legal = {f"{x},{y}": label for (x, y), label in label_cells(list(view.placements)).items()}
+        png = await picture(self.service, turn_png, game_id, legal or None, who=who, language=view.language)
+        files = [present.png_file(png, "board.png")] if png else []
+        await channel.send(
+            present.turn_content(view, lines),
+            files=files,
+            view=turn_view(view),
+            allowed_mentions=present.ping(view.user_id),
+        )
+
+    async def announce(self, view: TurnView, lines: list[str], fallback: Any = None) -> None:
+        """Post the turn in the game's thread and DM the next player if they asked for it."""
+        try:
+            await self.post_turn(await self.thread_of(view.game_id, view.guild_id, fallback), view, lines)
+        except discord.HTTPException as exc:  # a deleted thread or a lost permission: the game goes on
+            log.warning("could not post game %s in its thread: %s", view.game_id, exc)
+        await self.notify_by_dm(view)
+
+    async def notify_by_dm(self, view: TurnView) -> None:
+        """A DM for players who asked for one (``/carc settings``): the tile and the thread."""
+        if view.finished or not present.is_snowflake(view.user_id):
+            return
+        assert view.user_id is not None
+        try:
+            settings = await self.service.store.player_settings(view.user_id)
+            if not settings.get("dm_turns"):
+                return
+            system = Caller.system(view.guild_id)
+            row = await self.service.lobby(system, view.game_id)
+            language = settings.get("language", "en")
+            mine = await self.service.turn(system, view.game_id, language=language)  # the question in their words
+            question = mine.question
+            with speak(language):
+                what = question.prompt if question is not None else _("play")
+                if row.thread_id:
+                    text = _("Your turn in Carcassonne game #{id} in {thread}: {question}.").format(
+                        id=view.game_id, thread=f"<#{row.thread_id}>", question=what
+                    )
+                else:
+                    text = _("Your turn in Carcassonne game #{id}: {question}.").format(id=view.game_id, question=what)
+            user = self.bot.get_user(int(view.user_id)) or await self.bot.fetch_user(int(view.user_id))
+            await user.send(present.clip(text), allowed_mentions=present.NO_PINGS)
+        except (discord.HTTPException, ServiceError):
+            log.info("could not DM %s", view.user_id)
+
+    async def open_game_thread(
+        self, channel: Any, game_id: int, guild_id: str | None, user_ids: list[str], title: str, starter: Any = None
+    ) -> None:
+        """A thread for a started game (from its lobby message when there is one), the
+        seats with their colours, the players pinged, and the first turn."""
+        system = Caller.system(guild_id)
+        try:
+            if starter is not None:
+                thread = await starter.create_thread(name=present.clip(title, 100), auto_archive_duration=10080)
+            else:
+                thread = await channel.create_thread(
+                    name=present.clip(title, 100), auto_archive_duration=10080, type=discord.ChannelType.public_thread
+                )
+        except (discord.HTTPException, AttributeError) as exc:
+            log.warning("no thread for game %s: %s", game_id, exc)
+            thread = channel
+        else:
+            await self.service.attach(system, game_id, thread_id=str(thread.id))
+        view = await self.service.turn(system, game_id)
+        pings = " ".join(present.mention(u, "") for u in user_ids if present.is_snowflake(u))
+        with speak(view.language):
+            head = _("Game #{id} starts. Seats and colours: {seats}.").format(
+                id=game_id, seats=present.seat_line(list(view.scores))
+            )
+        if pings:
+            await thread.send(
+                present.clip(f"{pings} {head}"),
+                allowed_mentions=present.ping_users(user_ids),
+            )
+            head = ""
+        await self.post_turn(thread, view, [head] if head else [])
+        await self.notify_by_dm(view)
+
+    async def post_notice(self, notice: Notice) -> None:
+        """What the deadline clock did: a reminder in the thread, or the turn it played."""
+        channel = await self.thread_of(notice.game_id, notice.guild_id)
+        if notice.kind == "reminder":
+            if channel is not None:
+                await channel.send(
+                    present.clip(f"{present.mention(notice.user_id, notice.player)} " + " ".join(notice.lines)),
+                    allowed_mentions=present.ping(notice.user_id),
+                )
+        elif notice.turn is not None:
+            await self.post_turn(channel, notice.turn, notice.lines)
+            await self.notify_by_dm(notice.turn)

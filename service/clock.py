@@ -1,0 +1,197 @@
+"""The deadline clock: reminders, timeouts, and games waiting on an automatic move.
+
+``tick`` is called every ``TICK_EVERY`` by the bot. One instance over a database holds the clock's
+lease and renews it at every tick (its heartbeat); when that instance dies, another one takes the
+clock over once the lease is ``LEASE_TTL`` old, so a crash delays deadlines by at most
+``LEASE_TTL + TICK_EVERY``. Every tick also plays the move of any game whose player to move is a
+computer or an absent player: a process that died between a human's move and the computer's reply
+leaves no game waiting.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from datetime import datetime, timedelta
+from typing import Any
+
+from engine import Game
+from engine.ai import automatic_move
+from engine.language import _, ngettext
+from service import validate
+from service.announce import announce, game_language, in_language
+from service.caller import Caller
+from service.core import ServiceCore
+from service.gamelog import AlreadyPlayed
+from service.turns import AUTO_USER
+from service.validate import ServiceError
+from service.views import Notice
+from storage import GameRow
+from storage.store import parse_time
+
+log = logging.getLogger(__name__)
+
+TICK_EVERY = timedelta(seconds=10)  # how often the bot calls tick (cogs: the deadline loop)
+LEASE_TTL = timedelta(seconds=20)  # a clock whose holder has not ticked for this long is free
+
+
+class Clock(ServiceCore):
+    """The clock calls of ``GameService`` (a mixin: the state is the service's)."""
+
+    async def tick(self) -> list[Notice]:
+        """Send due reminders, apply the timeout policy to expired turns, and play the moves
+        games wait for from a computer or an absent player.
+
+        After a restart it catches up on everything that expired while the process was down (each
+        expired turn once). It never raises: a game that fails is logged (once per distinct
+        failure) and the others go on. Only the instance holding the clock's lease ticks.
+        """
+        try:
+            holder = await self.store.take_clock_lease(self.instance_id, self.clock(), LEASE_TTL)
+        except Exception:
+            log.exception("the deadline clock cannot reach the database")
+            return []
+        if holder is not None:
+            if self._lease_holder != holder:
+                log.warning(
+                    "another bot instance (%s) runs the deadline clock over this database; this one (%s)"
+                    " takes it over if that one stops ticking for %s s.",
+                    holder, self.instance_id, int(LEASE_TTL.total_seconds()),
+                )  # fmt: skip
+                self._lease_holder = holder
+            return []
+        self._lease_holder = None
+        now = self.clock()
+        try:
+            clocks = await self.store.turn_clocks()
+            waiting = set(await self.store.automatic_game_ids())
+        except Exception:
+            log.exception("the deadline clock cannot list the games")
+            return []
+        active = {c[0] for c in clocks}
+        self._failing = {g: why for g, why in self._failing.items() if g in active}
+        notices: list[Notice] = []
+        # Only the games with something due are loaded (a restart loads no other game).
+        due = {c[0] for c in clocks if _due(c, now)} | (waiting & active)
+        for game_id in sorted(due):
+            try:
+                notice = await self._tick_game(game_id, now)
+            except Exception as exc:
+                self._clock_failed(game_id, exc)
+                continue
+            self._failing.pop(game_id, None)
+            if notice is not None:
+                notices.append(notice)
+        return notices
+
+    async def release_clock(self) -> None:
+        """Give up the deadline clock's lease (at shutdown), so another instance may take it
+        at once instead of after LEASE_TTL."""
+        await self.store.release_clock_lease(self.instance_id)
+
+    def _clock_failed(self, game_id: int, exc: Exception) -> None:
+        what = f"{type(exc).__name__}: {exc}"
+        if self._failing.get(game_id) == what:
+            return  # reported already; a game broken for days is not logged every minute
+        self._failing[game_id] = what
+        if isinstance(exc, ServiceError):
+            log.warning("deadline clock: game #%s skipped: %s", game_id, exc)
+        else:
+            log.error("deadline clock: game #%s failed", game_id, exc_info=exc)
+
+    async def _tick_game(self, game_id: int, now: datetime) -> Notice | None:
+        async with self.log.lock(game_id):
+            row, game = await self.log.load(game_id)
+            if row.status != "active" or game.finished:
+                return None
+            system = Caller.system(row.guild_id)
+            users = row.setup["users"]  # type: ignore[index]
+            actor_id, actor = users[game.actor], game.players[game.actor]
+            seat = row.seat_of(actor_id)
+            if seat is not None and (seat.is_ai or seat.status != "playing"):
+                # Nobody will click for this seat: play it now (a crash between a human's move and
+                # the computer's reply left it waiting).
+                events = await self.run_automatic(system, game_id)
+                if not events:
+                    return None
+                turn = await self.turn(system, game_id)
+                return Notice("moved", game_id, row.guild_id, actor_id, actor,
+                              announce(events, game_language(row)), turn)  # fmt: skip
+            limit = row.options.get("turn_limit", 0)
+            if not limit or row.turn_started_at is None:
+                return None
+            deadline = row.turn_started_at + timedelta(seconds=limit)
+            if now >= deadline:
+                lines = await self._time_out(row, game)
+                if lines is None:
+                    return None  # the player moved just in time (in another instance)
+                return Notice("timeout", game_id, row.guild_id, actor_id, actor, lines,
+                              await self.turn(system, game_id))  # fmt: skip
+            due = now >= row.turn_started_at + timedelta(seconds=limit * 3 / 4)
+            if not row.reminded and due and await self.store.mark_reminded(game_id, row.version):
+                with in_language(game_language(row)):
+                    lines = [
+                        _("{player}, your turn in game #{id} ends in {duration}.").format(
+                            player=actor, id=game_id, duration=_duration(deadline - now)
+                        )
+                    ]
+                return Notice("reminder", game_id, row.guild_id, actor_id, actor, lines)
+            return None
+
+    async def _time_out(self, row: GameRow, game: Game) -> list[str] | None:
+        """Apply the timeout policy to the human turn at ``row.version``, under the game's lock.
+
+        Both policies are versioned writes: a move that got in first wins (None is returned),
+        and a forfeit makes any later move of that player fail, so never both count.
+        """
+        system = Caller.system(row.guild_id)
+        users = row.setup["users"]  # type: ignore[index]
+        actor_id, actor = users[game.actor], game.players[game.actor]
+        if row.options.get("timeout_policy") == "forfeit":
+            if not await self.store.set_seat_status(row.id, actor_id, "forfeited", expected_version=row.version):
+                return None
+            with in_language(game_language(row)):
+                lines = [
+                    _("{player} ran out of time and forfeits game #{id}; their turns are played automatically.").format(
+                        player=actor, id=row.id
+                    )
+                ]
+            return lines + announce(await self.run_automatic(system, row.id), game_language(row))
+        trial = game.clone()
+        events: list[dict[str, Any]] = []
+        start_turn, start_actor = trial.turn, trial.actor
+        while not trial.finished and trial.turn == start_turn and trial.actor == start_actor:
+            events += trial.apply(automatic_move(trial))
+        try:
+            await self.log.commit(row, game, trial, [(AUTO_USER, m) for m in trial.moves[len(game.moves) :]])
+        except AlreadyPlayed:
+            return None
+        language = game_language(row)
+        with in_language(language):
+            lines = [_("{player} ran out of time: the turn was played automatically (no figure).").format(player=actor)]
+        return lines + announce(events, language) + announce(await self.run_automatic(system, row.id), language)
+
+
+def _duration(delta: timedelta) -> str:
+    minutes = max(1, int(delta.total_seconds() // 60))
+    if minutes < 120:
+        return ngettext("{n} minute", "{n} minutes", minutes).format(n=minutes)
+    return ngettext("{n} hour", "{n} hours", minutes // 60).format(n=minutes // 60)
+
+
+def _due(clock: tuple[int, str | None, str, int], now: datetime) -> bool:
+    """Whether an active game's turn clock (id, turn start, options JSON, reminded) has its
+    reminder or its timeout due; a row that does not read is due (its load says what is wrong)."""
+    _game_id, started_text, options_text, reminded = clock
+    try:
+        limit = json.loads(options_text).get("turn_limit", 0)
+        started = parse_time(started_text)
+    except (TypeError, ValueError, AttributeError, RecursionError):
+        return True
+    if not validate.is_int(limit) or limit < 0:
+        return True
+    if not limit or started is None:
+        return False
+    if started.tzinfo is None:
+        return True
+    return now >= started + timedelta(seconds=limit * (1 if reminded else 3 / 4))

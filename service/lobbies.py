@@ -1,0 +1,326 @@
+"""Lobbies: opening a game, seats, options, castle hands, starting and aborting."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import BadSetup, Game
+from engine.ai import LEVELS
+from engine.expansions.castles import CASTLE_IDS
+from engine.game import check_sets
+from engine.language import N_, _, ngettext
+from engine.words import tile_name
+from locales import LANGUAGES
+from service import validate
+from service.caller import Caller, caller
+from service.core import ServiceCore
+from service.gamelog import TIMEOUT_POLICIES
+from service.validate import ServiceError
+from storage import Conflict, GameRow
+
+CASTLE_MODES = ("dealt", "chosen")
+AI_PREFIX = "ai:"
+SEED_BITS = 128  # a seed is never guessed from the tiles a game shows (RECORD.md: hidden)
+
+
+def new_seed() -> int:
+    return secrets.randbits(SEED_BITS)
+
+
+@dataclass
+class LobbyOptions:
+    sets: list[str] = field(default_factory=lambda: ["base"])
+    max_players: int = 5
+    turn_limit: int = 24 * 3600  # seconds per turn; 0 = no limit
+    timeout_policy: str = "skip"
+    seed: int | None = None
+    castles: str = "dealt"  # Castles in Germany: "dealt" with the seed, or "chosen" in the lobby
+    language: str = "en"  # of the game's public posts (locales.LANGUAGES)
+
+    def checked(self, new_seed: Callable[[], int] = new_seed) -> LobbyOptions:
+        """Validated options; a missing seed is drawn from ``new_seed``."""
+        validate.names(self.sets, "the sets")
+        validate.whole_number(self.max_players, N_("the number of players"))
+        validate.whole_number(self.turn_limit, N_("the turn limit"))
+        if self.seed is not None:
+            validate.seed(self.seed)
+        try:
+            sets = check_sets(list(self.sets))
+        except BadSetup as exc:
+            raise ServiceError(str(exc)) from None
+        if not 2 <= self.max_players <= 6:
+            raise ServiceError(_("a game takes 2 to 6 players"))
+        if self.turn_limit < 0 or (0 < self.turn_limit < 60):
+            raise ServiceError(_("the turn limit is at least a minute (or 0 for none)"))
+        if self.timeout_policy not in TIMEOUT_POLICIES:
+            raise ServiceError(
+                _("the timeout policy is one of {policies}").format(policies=", ".join(TIMEOUT_POLICIES))
+            )
+        if self.castles not in CASTLE_MODES:
+            raise ServiceError(_("castles are dealt or chosen"))
+        if self.language not in LANGUAGES:
+            raise ServiceError(_("the language is one of {languages}").format(languages=", ".join(LANGUAGES)))
+        seed = self.seed if self.seed is not None else new_seed()
+        return LobbyOptions(
+            sets, self.max_players, self.turn_limit, self.timeout_policy, seed, self.castles, self.language
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "sets": self.sets,
+            "max_players": self.max_players,
+            "turn_limit": self.turn_limit,
+            "timeout_policy": self.timeout_policy,
+            "seed": self.seed,
+            "castles": self.castles,
+            "language": self.language,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> LobbyOptions:
+        keys = ("sets", "max_players", "turn_limit", "timeout_policy", "seed", "castles", "language")
+        return cls(**{k: data[k] for k in keys if k in data})
+
+
+class Lobbies(ServiceCore):
+    """The lobby calls of ``GameService`` (a mixin: the state is the service's)."""
+
+    async def create_lobby(
+        self, who: Caller, name: str, options: LobbyOptions, channel_id: str | None = None,
+        seat_creator: bool = True, league_id: int | None = None,
+    ) -> GameRow:  # fmt: skip
+        """Open a lobby in the caller's server; its creator takes the first seat unless
+        ``seat_creator`` is False (a host who only watches, like the offline demo)."""
+        who, name = caller(who), validate.display_name(name)
+        channel_id = validate.guild_id(channel_id)
+        if not isinstance(options, LobbyOptions):
+            raise validate.InvalidInput(_("the lobby's options are not options"))
+        opts = options.checked(self.new_seed)
+        if who.kind == "member" and league_id is None:  # a league's matches are the league's to open
+            await self._check_lobby_limits(who)
+        now = self.clock()
+        game_id = await self.store.create_game(who.user_id, opts.to_json(), now, who.guild_id, channel_id, league_id)
+        if seat_creator:
+            await self.store.add_seat(game_id, who.user_id, name, False, now, opts.max_players)
+        return await self.store.get_game(game_id)
+
+    async def _check_lobby_limits(self, who: Caller) -> None:
+        """A public bot's limits: open lobbies per user and per server (``.env``)."""
+        open_here = await self.store.game_ids(status="lobby", guild_id=who.guild_id)
+        if len(open_here) >= self.limits.lobbies_per_server:
+            raise ServiceError(
+                _("this server already has {n} open lobbies: start or abort one first").format(n=len(open_here))
+            )
+        rows = [r for r in await self.store.get_games(open_here) if isinstance(r, GameRow)]
+        mine = [r for r in rows if r.creator_id == who.user_id]
+        if len(mine) >= self.limits.lobbies_per_user:
+            raise ServiceError(
+                _("you already have {n} open lobbies (#{ids}): start or abort one first").format(
+                    n=len(mine), ids=", #".join(str(r.id) for r in mine)
+                )
+            )
+
+    async def lobby(self, who: Caller, game_id: int) -> GameRow:
+        """The game's row and seats (any status), if it is within the caller's reach."""
+        who, game_id = caller(who), validate.game_id(game_id)
+        row = await self.log.row(game_id)
+        self.authorize(row, who)
+        return row
+
+    async def join(self, who: Caller, game_id: int, name: str) -> GameRow:
+        name = validate.display_name(name)
+        row = await self.lobby(who, game_id)
+        league, check = row.league_id, self.member_check
+        if league is not None and check is not None and not await check(league, who.user_id):
+            raise ServiceError(_("only members of this game's league may join it (/league join)"))
+        try:
+            await self.store.add_seat(game_id, who.user_id, name, False, self.clock(), row.options["max_players"])
+        except Conflict as exc:
+            raise ServiceError(str(exc)) from None
+        return await self.lobby(who, game_id)
+
+    async def add_ai(self, who: Caller, game_id: int, level: str = "normal") -> GameRow:
+        """Seat a computer player of ``level`` (engine.ai.LEVELS)."""
+        row = await self.lobby(who, game_id)
+        if level not in LEVELS:
+            raise validate.InvalidInput(_("the levels are {levels}").format(levels=", ".join(LEVELS)))
+        if who.user_id != row.creator_id:
+            raise ServiceError(_("only the player who opened the lobby can add computer players"))
+        if row.league_id is not None:
+            raise ServiceError(_("league games are rated: computer players cannot take part"))
+        n = sum(1 for s in row.seats if s.is_ai) + 1
+        try:
+            await self.store.add_seat(
+                game_id, f"{AI_PREFIX}{level}:{n}", f"Bot {n}", True, self.clock(), row.options["max_players"]
+            )
+        except Conflict as exc:
+            raise ServiceError(str(exc)) from None
+        return await self.lobby(who, game_id)
+
+    async def leave(self, who: Caller, game_id: int) -> GameRow:
+        await self.lobby(who, game_id)
+        try:
+            await self.store.remove_seat(game_id, who.user_id)
+        except Conflict as exc:
+            raise ServiceError(str(exc)) from None
+        return await self.lobby(who, game_id)
+
+    async def set_options(self, who: Caller, game_id: int, **changes: Any) -> GameRow:
+        row = await self.lobby(who, game_id)
+        if who.user_id != row.creator_id:
+            raise ServiceError(_("only the player who opened the lobby can change its options"))
+        if row.status != "lobby":
+            raise ServiceError(_("the game has already started"))
+        if row.league_id is not None:
+            raise ServiceError(_("a league game uses the league's settings"))
+        known = set(LobbyOptions.__dataclass_fields__) - {"seed"}
+        unknown = [key for key in changes if key not in known]
+        if unknown:
+            raise validate.InvalidInput(_("unknown lobby option {name}").format(name=validate.clip(unknown[0], 40)))
+        merged = LobbyOptions.from_json(row.options)
+        for key, value in changes.items():
+            setattr(merged, key, value)
+        opts = merged.checked()
+        if len(row.seats) > opts.max_players:
+            raise ServiceError(_("{n} players are already seated").format(n=len(row.seats)))
+        try:  # other keys (the castles players already chose) stay
+            await self.store.update_lobby_options(game_id, lambda o: o.update(opts.to_json()), self.clock())
+        except Conflict as exc:
+            raise ServiceError(str(exc)) from None
+        return await self.lobby(who, game_id)
+
+    async def start(self, who: Caller, game_id: int, autoplay: bool = True) -> Any:
+        """Fix the seat order (shuffled with the game's seed) and deal the first tile.
+
+        With ``autoplay`` the computer players who sit first play at once; without,
+        the caller runs ``run_automatic`` itself (to watch every turn).
+        """
+        who, game_id = caller(who), validate.game_id(game_id)
+        async with self.log.lock(game_id):
+            row = await self.lobby(who, game_id)
+            if row.status != "lobby":
+                raise ServiceError(_("the game has already started"))
+            if who.user_id != row.creator_id and who.kind != "system":
+                raise ServiceError(_("only the player who opened the lobby can start the game"))
+            if len(row.seats) < 2:
+                raise ServiceError(_("at least 2 players are needed to start"))
+            opts = LobbyOptions.from_json(row.options)
+            seats = list(row.seats)
+            random.Random(opts.seed).shuffle(seats)
+            names = _distinct_names([s.name for s in seats])
+            hands = _chosen_hands(row, opts, seats, names)
+            try:
+                game = Game(names, opts.sets, seed=opts.seed or 0, castles=hands)
+            except BadSetup as exc:
+                raise ServiceError(str(exc)) from None
+            setup = {k: v for k, v in game.to_json().items() if k != "moves"}
+            setup["users"] = [s.user_id for s in seats]
+            try:
+                await self.store.start_game(game_id, setup, setup["users"], self.clock())
+            except Conflict as exc:
+                raise ServiceError(str(exc)) from None
+            self.log.cache(game_id, 0, game, True)
+        if autoplay:
+            await self.run_automatic(who, game_id)
+        return await self.turn(who, game_id)
+
+    async def choose_castles(self, who: Caller, game_id: int, castles: list[str]) -> GameRow:
+        """A player's castles, picked in the lobby (when the lobby deals them by choice)."""
+        castles = validate.names(castles, "the castles", 2)
+        row = await self.lobby(who, game_id)
+        user_id = who.user_id
+        if row.status != "lobby":
+            raise ServiceError(_("the game has already started"))
+        if "castles" not in row.options["sets"] or row.options.get("castles") != "chosen":
+            raise ServiceError(_("castles are not chosen in this lobby"))
+        if row.seat_of(user_id) is None:
+            raise ServiceError(_("join the lobby first"))
+        if len(set(castles)) != len(castles) or not 1 <= len(castles) <= 2:
+            raise ServiceError(_("choose one or two different castles"))
+        if any(c not in CASTLE_IDS for c in castles):
+            raise ServiceError(_("the castles are {castles}").format(castles=", ".join(CASTLE_IDS)))
+
+        def pick(options: dict[str, Any]) -> None:
+            chosen = options.setdefault("castle_choices", {})
+            taken = {c for uid, hand in chosen.items() if uid != user_id for c in hand}
+            clash = [c for c in castles if c in taken]
+            if clash:
+                raise Conflict(_("{castle} is already chosen by another player").format(castle=tile_name(clash[0])))
+            chosen[user_id] = list(castles)
+
+        try:
+            await self.store.update_lobby_options(game_id, pick, self.clock())
+        except Conflict as exc:
+            raise ServiceError(str(exc)) from None
+        return await self.lobby(who, game_id)
+
+    async def abort(self, who: Caller, game_id: int) -> GameRow:
+        """Stop a game for good. A manager of the game's server may always; a lobby's creator
+        before it starts, and an unrated game while no other human is still playing."""
+        who, game_id = caller(who), validate.game_id(game_id)
+        async with self.log.lock(game_id):
+            row = await self.lobby(who, game_id)
+            if row.status not in ("lobby", "active"):
+                raise ServiceError(_("game #{id} is already over").format(id=game_id))
+            if not who.manager:
+                if who.user_id != row.creator_id:
+                    raise ServiceError(_("only a server manager or the lobby's creator can abort a game"))
+                if row.status == "active":
+                    if row.league_id is not None:
+                        raise ServiceError(_("a league game in progress can only be aborted by a server manager"))
+                    others = [
+                        s for s in row.seats if not s.is_ai and s.user_id != who.user_id and s.status == "playing"
+                    ]
+                    if others:
+                        raise ServiceError(
+                            _(
+                                "other players are still in this game: only a server manager can abort it (you can resign)"  # noqa: E501
+                            )
+                        )
+            try:
+                await self.store.finish(game_id, "aborted", None, self.clock())
+            except Conflict as exc:
+                raise ServiceError(str(exc)) from None
+            self.log.forget(game_id)
+            return await self.lobby(who, game_id)
+
+
+def _chosen_hands(row: GameRow, opts: LobbyOptions, seats: list, names: list[str]) -> dict[str, list[str]] | None:
+    """The hands picked in the lobby (computer players get what is left), or None to deal."""
+    if "castles" not in opts.sets or opts.castles != "chosen":
+        return None
+    size = 2 if len(seats) <= 3 else 1
+    chosen = row.options.get("castle_choices", {})
+    hands: dict[str, list[str]] = {}
+    for seat, name in zip(seats, names, strict=True):
+        if seat.is_ai:
+            continue
+        hand = chosen.get(seat.user_id, [])
+        if len(hand) != size:
+            raise ServiceError(
+                ngettext(
+                    "waiting for {player} to choose {n} castle", "waiting for {player} to choose {n} castles", size
+                ).format(player=seat.name, n=size)
+            )
+        hands[name] = hand
+    left = [c for c in CASTLE_IDS if not any(c in h for h in hands.values())]
+    random.Random(opts.seed).shuffle(left)
+    for seat, name in zip(seats, names, strict=True):
+        if seat.is_ai:
+            hands[name], left = left[:size], left[size:]
+    return hands
+
+
+def _distinct_names(names: list[str]) -> list[str]:
+    out: list[str] = []
+    for name in names:
+        name = (name or "player").strip()[:32] or "player"
+        candidate, n = name, 2
+        while candidate in out:
+            candidate, n = f"{name} ({n})", n + 1
+        out.append(candidate)
+    return out

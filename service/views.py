@@ -1,0 +1,85 @@
+"""What the service hands its front ends: plain values, never the live game it mutates."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from engine.moves import Question
+
+
+@dataclass
+class TurnView:
+    """Whose decision the game awaits, with everything a panel needs to offer it."""
+
+    game_id: int
+    guild_id: str | None  # the server the game belongs to (None: an offline game)
+    version: int
+    finished: bool
+    turn: int
+    step: str | None
+    player: str | None  # engine name of whoever must act
+    user_id: str | None
+    tile: str | None
+    question: Question | None  # what the game asks now (None once it is over)
+    scores: dict[str, int]
+    supply: dict[str, int]
+    bag_left: int
+    started_at: datetime | None
+    deadline: datetime | None
+    language: str = "en"  # the game's; the question is worded in it (or as asked)
+
+    @property
+    def placements(self) -> dict[tuple[int, int], tuple[int, ...]]:
+        """The cells the question offers (a tile's placements, or a castle's), with their rotations:
+        what a board picture letters and ``/carc place`` completes."""
+        cells: dict[tuple[int, int], list[int]] = {}
+        if self.question is not None:
+            for option in self.question.options:
+                move = option.move
+                if move["type"] in ("tile", "castle"):
+                    rots = cells.setdefault((move["x"], move["y"]), [])
+                    if move["rot"] not in rots:
+                        rots.append(move["rot"])
+        return {cell: tuple(sorted(rots)) for cell, rots in cells.items()}
+
+
+@dataclass
+class PlayResult:
+    events: list[dict[str, Any]]
+    lines: list[str]
+    turn: TurnView
+    again: bool = False  # the same player decides again in the same turn (after a committed draw, say)
+
+
+@dataclass
+class Notice:
+    """Something the deadline clock did: a reminder due, a turn timed out, a computer moved."""
+
+    kind: str  # "reminder" | "timeout" | "moved"
+    game_id: int
+    guild_id: str | None
+    user_id: str
+    player: str
+    lines: list[str]
+    turn: TurnView | None = None
+
+
+@dataclass
+class Ask:
+    """What one user must decide now, given the choices made so far in their turn.
+
+    ``picks`` are positions in each successive question's ``moves()`` (options, then
+    passing); ``moves`` are the moves they stand for. When the picks complete the
+    decision (the turn passes to someone else, or the game ends), ``question`` is
+    None and ``done`` is True: the moves are ready for ``play``.
+    """
+
+    turn: TurnView  # the stored game, before the picks
+    picks: list[int]
+    moves: list[dict[str, Any]]
+    question: Question | None
+    done: bool
+    spot_numbers: dict[int, int] = field(default_factory=dict)  # option index -> number on the preview
+    labels: list[str] = field(default_factory=list)  # how each pick read when it was made
