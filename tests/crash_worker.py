@@ -9,6 +9,7 @@ game loads. Used by tests/test_crash.py (a few rounds) and benchmarks/chaos.py (
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import random
 import signal
@@ -22,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from service import GameService, LobbyOptions  # noqa: E402
 from storage import Store, open_database  # noqa: E402
+from tests.helpers import SYSTEM, as_, draft_question  # noqa: E402
 
 GAMES = 4  # games each worker plays at once
 
@@ -30,16 +32,19 @@ async def _player(service: GameService, rng: random.Random, prefix: str) -> None
     """Play game after game: open, join, start, then turns until the end."""
     while True:
         n = rng.randrange(10**9)
-        lobby = await service.create_lobby(f"a{prefix}{n}", "Ann", LobbyOptions(seed=n, turn_limit=0))
-        await service.join(lobby.id, f"b{prefix}{n}", "Bob")
-        view = await service.start(lobby.id, f"a{prefix}{n}")
+        lobby = await service.create_lobby(as_(f"a{prefix}{n}"), "Ann", LobbyOptions(seed=n, turn_limit=0))
+        if n % 2:  # half the games face a computer: a kill may fall between a move and its reply
+            await service.add_ai(as_(f"a{prefix}{n}"), lobby.id, "normal")
+        else:
+            await service.join(as_(f"b{prefix}{n}"), lobby.id, "Bob")
+        view = await service.start(as_(f"a{prefix}{n}"), lobby.id)
         while not view.finished:
             (x, y), rots = sorted(view.placements.items())[rng.randrange(len(view.placements))]
             draft = [{"type": "tile", "x": x, "y": y, "rot": rots[0]}]
-            after = await service.options_after(lobby.id, view.user_id, view.version, draft)
+            after = await draft_question(service, as_(view.user_id), lobby.id, view.version, draft)
             if after.step == "figure" and after.player == view.player:
                 draft.append(rng.choice(after.choices).move)
-            view = (await service.play(lobby.id, view.user_id, draft, view.version)).turn
+            view = (await service.play(as_(view.user_id), lobby.id, draft, view.version)).turn
             print(f"ACK {lobby.id} {view.version}", flush=True)
 
 
@@ -84,6 +89,8 @@ class Check:
     lost: int  # acknowledged moves missing after the kill
     games: int  # games loaded
     unloadable: list[str]  # games that failed to load, with why
+    waiting: int = 0  # games whose computer was to move after the restart (the clock's first tick plays them)
+    stuck: int = 0  # games still waiting on a computer after that tick
 
 
 async def check(db_path: Path, acks: list[tuple[int, int]]) -> Check:
@@ -96,22 +103,37 @@ async def check(db_path: Path, acks: list[tuple[int, int]]) -> Check:
         for gid, version in acks:
             newest[gid] = max(newest.get(gid, 0), version)
         for gid, version in newest.items():
-            row = await service.lobby(gid)
+            row = await service.lobby(SYSTEM, gid)
             stored = len(await service.store.moves(gid))
             lost += max(0, version - min(row.version, stored))
         games, unloadable = 0, []
-        for row in await service.games():
+        for row in await service.games(SYSTEM):
             if row.status == "lobby":
                 continue
             try:
-                view = await service.turn(row.id)
+                view = await service.turn(SYSTEM, row.id)
                 assert view.version == row.version == len(await service.store.moves(row.id))
                 games += 1
             except Exception as exc:
                 unloadable.append(f"#{row.id}: {exc}")
-        return Check(lost, games, unloadable)
+        waiting = await _on_a_computer(service)
+        await service.tick()  # the restarted bot's first tick
+        stuck = await _on_a_computer(service)
+        await service.release_clock()  # this check stops cleanly: the next one takes the clock at once
+        return Check(lost, games, unloadable, len(waiting), len(stuck))
     finally:
         await db.close()
+
+
+async def _on_a_computer(service: GameService) -> list[int]:
+    """Running games whose player to move is a computer seat."""
+    out = []
+    for row in await service.games(SYSTEM, status="active"):
+        with contextlib.suppress(Exception):  # an unloadable game is counted above
+            view = await service.turn(SYSTEM, row.id)
+            if not view.finished and (view.user_id or "").startswith("ai:"):
+                out.append(row.id)
+    return out
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ def test_sigkill_never_loses_an_acknowledged_move(tmp_path):
         assert outcome.lost == 0
         assert outcome.unloadable == []
         assert outcome.games >= 4  # the games of both workers, killed mid-play, load again
+        assert outcome.stuck == 0  # a computer whose reply the kill cut off moves at the first tick
     assert killed == 6
     assert total_acks > 30  # the workers really played between the kills
 
