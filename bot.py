@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     p_demo = sub.add_parser("demo", help="computer players play a whole game offline")
     p_demo.add_argument("--sets", default="base", help="comma-separated sets, e.g. base,toll")
     p_demo.add_argument("--players", type=int, default=3, choices=range(2, 7), metavar="N", help="2 to 6")
-    p_demo.add_argument("--seed", type=int, default=1)
+    p_demo.add_argument("--seed", type=int, default=None, help="the game's seed (a new game each run by default)")
     p_demo.add_argument("--out", default="demo-out", help="folder for the database, pictures and record")
     p_demo.add_argument("--no-pictures", action="store_true", help="only the record")
     p_demo.add_argument("--lang", default="en", choices=sorted(LANGUAGES), help="language of the game: en or fr")
@@ -122,7 +122,9 @@ def main(argv: list[str] | None = None) -> int:
     p_play.add_argument("--humans", default="You", help="comma-separated names of the human players")
     p_play.add_argument("--ai", type=int, default=1, help="number of computer players")
     p_play.add_argument("--seed", type=int, default=None)
-    p_play.add_argument("--db", default=os.environ.get("DATABASE_PATH", "data/carcassonne.db"))
+    # Not the bot's database: a terminal game never writes into the live one unless told to.
+    p_play.add_argument("--db", default="data/terminal.db", help="the terminal's own database (data/terminal.db)")
+    p_play.add_argument("--resume", type=int, default=None, metavar="GAME", help="go on with a game saved by quit")
     p_play.add_argument("--pictures", default=None, help="folder for a board picture before each turn")
     p_play.add_argument("--lang", default="en", choices=sorted(LANGUAGES), help="language of the game: en or fr")
     sub.add_parser("commands", help="print the slash command tree as JSON")
@@ -151,7 +153,16 @@ def main(argv: list[str] | None = None) -> int:
         humans = [h.strip() for h in args.humans.split(",") if h.strip()]
         pictures = Path(args.pictures) if args.pictures else None
         return asyncio.run(
-            run_console(_sets(args.sets), humans, args.ai, args.seed, Path(args.db), pictures, language=args.lang)
+            run_console(
+                _sets(args.sets),
+                humans,
+                args.ai,
+                args.seed,
+                Path(args.db),
+                pictures,
+                language=args.lang,
+                resume=args.resume,
+            )  # fmt: skip
         )
     return run_bot(args.sync)
 

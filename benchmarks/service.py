@@ -47,7 +47,7 @@ async def play_games(service: GameService, games: int) -> tuple[list[float], lis
         lobby = await service.create_lobby(as_("a"), "Ann", LobbyOptions(sets=["base", "toll"], seed=seed))
         for uid, name in (("b", "Bob"), ("c", "Cy"), ("d", "Dee")):
             await service.join(as_(uid), lobby.id, name)
-        view = await service.start(as_("a"), lobby.id)
+        view = (await service.start(as_("a"), lobby.id)).turn
         while not view.finished:
             (x, y), rots = sorted(view.placements.items())[0]
             draft = [{"type": "tile", "x": x, "y": y, "rot": rots[0]}]
@@ -69,7 +69,7 @@ async def many_games(service: GameService, games: int) -> list[TurnView]:
         lobby = await service.create_lobby(as_("a"), "Ann", LobbyOptions(sets=["base"], seed=n, turn_limit=0))
         for uid, name in (("b", "Bob"), ("c", "Cy"), ("d", "Dee")):
             await service.join(as_(uid), lobby.id, name)
-        views.append(await service.start(as_("a"), lobby.id))
+        views.append((await service.start(as_("a"), lobby.id)).turn)
     return views
 
 

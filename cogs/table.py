@@ -111,10 +111,12 @@ class Table:
             log.info("could not DM %s", view.user_id)
 
     async def open_game_thread(
-        self, channel: Any, game_id: int, guild_id: str | None, user_ids: list[str], title: str, starter: Any = None
-    ) -> None:
+        self, channel: Any, game_id: int, guild_id: str | None, user_ids: list[str], title: str, starter: Any = None,
+        opening: list[str] | None = None,
+    ) -> None:  # fmt: skip
         """A thread for a started game (from its lobby message when there is one), the
-        seats with their colours, the players pinged, and the first turn."""
+        seats with their colours, the players pinged, what the computers who sit first did
+        (``opening``), and the first human turn."""
         system = Caller.system(guild_id)
         try:
             if starter is not None:
@@ -140,7 +142,7 @@ class Table:
                 allowed_mentions=present.ping_users(user_ids),
             )
             head = ""
-        await self.post_turn(thread, view, [head] if head else [])
+        await self.post_turn(thread, view, ([head] if head else []) + list(opening or []))
         await self.notify_by_dm(view)
 
     async def post_notice(self, notice: Notice) -> None:

@@ -7,6 +7,7 @@ picture, the record and the replay animation.
 from __future__ import annotations
 
 import json
+import random
 import sys
 from pathlib import Path
 from typing import Any
@@ -40,9 +41,12 @@ class Progress:
 
 
 async def run_demo(
-    sets: list[str], players: int, seed: int, out: Path, pictures: bool = True, language: str = "en"
+    sets: list[str], players: int, seed: int | None, out: Path, pictures: bool = True, language: str = "en"
 ) -> int:
-    """A whole game of computer players, spoken and drawn in ``language`` (``--lang``)."""
+    """A whole game of computer players, spoken and drawn in ``language`` (``--lang``); a new game
+    each run unless ``seed`` is given (the summary says which, to play it again)."""
+    if seed is None:
+        seed = random.SystemRandom().randrange(1, 10**6)
     use(translations(language))
     out.mkdir(parents=True, exist_ok=True)
     db_path = out / "demo.db"
@@ -86,10 +90,14 @@ async def run_demo(
         if pictures:
             render_final(game).save(out / "final.png")
             (out / "replay.gif").write_bytes(replay_gif(record))
+        placed = len(game.board.placements) - 1  # the start tile is no turn's
         print(
-            ngettext("game #{id} ({sets}), {n} turn", "game #{id} ({sets}), {n} turns", turns).format(
-                id=row.id, sets=", ".join(game.sets), n=turns
-            )
+            ngettext(
+                "game #{id} ({sets}, seed {seed}): {n} turn", "game #{id} ({sets}, seed {seed}): {n} turns", turns
+            ).format(id=row.id, sets=", ".join(game.sets), seed=seed, n=turns)
+            + ", "
+            + ngettext("{n} tile placed", "{n} tiles placed", placed).format(n=placed)
+            + (_(" (a tile that fitted nowhere was set aside)") if placed < turns else "")
         )
         for name, score in sorted(game.score_table().items(), key=lambda kv: -kv[1]):
             print(f"  {name:<8} {score:>4}")

@@ -22,15 +22,25 @@ from engine.moves import Question
 from engine.words import tile_name
 from locales import translations
 from renderer.board import label_cells
-from renderer.jobs import board_png, preview_png, turn_png
+from renderer.jobs import board_png, final_png, preview_png, turn_png
 from service import Ask, Caller, GameService, LobbyOptions, PlayResult, ServiceError, TurnView
 from storage import Store, open_database
 
-HELP = N_("""    at a tile:    a cell and a rotation, e.g. ``B 90`` or ``1,0 90`` (a cell label
-                  or x,y from the list; the rotation may be left out if only one fits)
-    at a choice:  its number (follower spots are numbered as on the preview),
-                  or ``p`` to pass when passing is allowed; ``back`` undoes a choice
-    any time:     ``score``, ``tiles``, ``board`` (writes a picture), ``help``, ``quit``""")
+HELP = N_(
+    "    at a tile:    a cell and a rotation, e.g. B 90 or 1,0 90 (a cell label\n"
+    "                  or x,y from the list; the rotation may be left out if only one fits)\n"
+    "    at a choice:  its number (follower spots are numbered as on the preview),\n"
+    "                  or p to pass when passing is allowed; back undoes a choice\n"
+    "    any time:     score, tiles, board (writes a picture), help, quit"
+)
+# The words the terminal understands at any prompt, in every language it speaks.
+WORDS = {
+    "help": ("help", "aide", "?"),
+    "score": ("score", "scores"),
+    "tiles": ("tiles", "tuiles"),
+    "board": ("board", "plateau"),
+    "quit": ("quit", "exit", "quitter"),
+}
 
 
 class Quit(Exception):
@@ -40,10 +50,14 @@ class Quit(Exception):
 async def run_console(
     sets: list[str], humans: list[str], ai: int, seed: int | None, db_path: Path, pictures: Path | None,
     read: Callable[[], str | None] | None = None, write: Callable[[str], None] = print, language: str = "en",
+    resume: int | None = None,
 ) -> int:  # fmt: skip
-    """A game in the terminal, spoken in ``language`` (``--lang``)."""
+    """A game in the terminal, spoken in ``language`` (``--lang``); ``resume``: a game saved by
+    ``quit`` goes on where it stopped."""
     use(translations(language))
     read = read or _stdin_line
+    if resume is not None:
+        return await _resume(resume, db_path, pictures, read, write)
     if len(humans) + ai < 2:
         write(_("a game needs at least 2 players: name more humans or add --ai"))
         return 2
@@ -59,7 +73,8 @@ async def run_console(
                 await service.join(Caller.offline(uid), lobby.id, name)
             for i in range(ai):
                 await service.add_ai(host, lobby.id, "normal" if i % 2 == 0 else "easy")
-            view = await service.start(host, lobby.id)
+            started = await service.start(host, lobby.id)
+            view = started.turn
         except ServiceError as exc:
             write(_("cannot start: {error}").format(error=exc))
             return 2
@@ -68,17 +83,47 @@ async def run_console(
                 id=lobby.id, sets=", ".join(opts.sets)
             )
         )
-        try:
-            while not view.finished:
-                view = await _human_turn(service, view, read, write, pictures)
-        except Quit:
-            write(_("stopped; the game is saved in {path} as #{id}").format(path=db_path, id=lobby.id))
-            return 0
-        table = ", ".join(f"{n} {s}" for n, s in sorted(view.scores.items(), key=lambda kv: -kv[1]))
-        write(_("final scores: {scores}").format(scores=table))
-        return 0
+        for line in started.lines:  # what the computers who sit first did
+            write(line)
+        return await _play_on(service, view, db_path, pictures, read, write)
     finally:
         await db.close()
+
+
+async def _resume(game_id: int, db_path: Path, pictures: Path | None, read, write) -> int:
+    if not db_path.exists():
+        write(_("no saved games in {path}").format(path=db_path))
+        return 2
+    db = await open_database(db_path)
+    try:
+        service = GameService(Store(db))
+        try:
+            view = await service.turn(Caller.system(None), game_id)
+        except ServiceError as exc:
+            write(_("cannot resume: {error}").format(error=exc))
+            return 2
+        return await _play_on(service, view, db_path, pictures, read, write)
+    finally:
+        await db.close()
+
+
+async def _play_on(service: GameService, view: TurnView, db_path: Path, pictures: Path | None, read, write) -> int:
+    """Turns until the end (or ``quit``), then the final scores and picture."""
+    try:
+        while not view.finished:
+            view = await _human_turn(service, view, read, write, pictures)
+    except Quit:
+        command = f"python bot.py play --resume {view.game_id} --db {db_path}"
+        write(_("stopped; the game is saved: {command} goes on with it").format(command=command))
+        return 0
+    table = ", ".join(f"{n} {s}" for n, s in sorted(view.scores.items(), key=lambda kv: -kv[1]))
+    write(_("final scores: {scores}").format(scores=table))
+    if pictures:
+        pictures.mkdir(parents=True, exist_ok=True)
+        path = pictures / f"game-{view.game_id}-final.png"
+        path.write_bytes(await service.picture(Caller.system(None), final_png, view.game_id))
+        write(_("final picture: {path}").format(path=path))
+    return 0
 
 
 def _player(view: TurnView) -> Caller:
@@ -98,11 +143,11 @@ async def _ask(prompt: str, service: GameService, view: TurnView, read, write, p
         if line is None:
             raise Quit
         word = line.strip().lower()
-        if word in ("quit", "exit"):
+        if word in WORDS["quit"]:
             raise Quit
-        if word == "help":
+        if word in WORDS["help"]:
             write(_(HELP))
-        elif word == "score":
+        elif word in WORDS["score"]:
             write(
                 ", ".join(
                     f"{n} {s} "
@@ -110,11 +155,15 @@ async def _ask(prompt: str, service: GameService, view: TurnView, read, write, p
                     for n, s in view.scores.items()
                 )
             )
-        elif word == "tiles":
+        elif word in WORDS["tiles"]:
             bag = await service.bag(_player(view), view.game_id)
-            left, listed = sum(bag.values()), ", ".join(f"{tile_name(t)} x{n}" for t, n in bag.items())
+            by_name: dict[str, int] = {}  # tiles of one name (two villages, say) count together
+            for tile_id, n in bag.items():
+                by_name[tile_name(tile_id)] = by_name.get(tile_name(tile_id), 0) + n
+            left = sum(bag.values())
+            listed = ", ".join(f"{name} x{n}" for name, n in sorted(by_name.items(), key=lambda kv: (-kv[1], kv[0])))
             write(ngettext("{n} tile left: {tiles}", "{n} tiles left: {tiles}", left).format(n=left, tiles=listed))
-        elif word == "board":
+        elif word in WORDS["board"]:
             path = await _picture(service, view, pictures or Path("."), "board")
             write(_("board written to {path}").format(path=path))
         elif word:

@@ -7,7 +7,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from engine.game import QUIET_EVENTS, describe
-from engine.language import speaking
+from engine.language import _, speaking
 from locales import language_of, translations
 from storage.store import GameRow
 
@@ -28,4 +28,11 @@ def announce(events: list[dict[str, Any]], language: str = "en") -> list[str]:
     """One line per event worth telling players (draws and turn ends say nothing new), in the
     game's language: these lines are posted for everyone."""
     with in_language(language):
-        return [describe(e) for e in events if e["type"] not in QUIET_EVENTS]
+        return [_forced(e) if e["type"] == "forced" else describe(e) for e in events if e["type"] not in QUIET_EVENTS]
+
+
+def _forced(event: dict[str, Any]) -> str:
+    """The service's own event: a decision with a single option, made for the player."""
+    return _("{player} had a single choice, made for them: {choice}.").format(
+        player=event["player"], choice=event["choice"]
+    )

@@ -16,10 +16,12 @@ from engine.language import N_, _, ngettext
 from engine.words import tile_name
 from locales import LANGUAGES
 from service import validate
+from service.announce import announce
 from service.caller import Caller, caller
 from service.core import ServiceCore
 from service.gamelog import TIMEOUT_POLICIES
 from service.validate import ServiceError
+from service.views import PlayResult
 from storage import Conflict, GameRow
 
 CASTLE_MODES = ("dealt", "chosen")
@@ -193,11 +195,12 @@ class Lobbies(ServiceCore):
             raise ServiceError(str(exc)) from None
         return await self.lobby(who, game_id)
 
-    async def start(self, who: Caller, game_id: int, autoplay: bool = True) -> Any:
+    async def start(self, who: Caller, game_id: int, autoplay: bool = True) -> PlayResult:
         """Fix the seat order (shuffled with the game's seed) and deal the first tile.
 
-        With ``autoplay`` the computer players who sit first play at once; without,
-        the caller runs ``run_automatic`` itself (to watch every turn).
+        With ``autoplay`` the computer players who sit first play at once, and the result says
+        what they did (the front end posts it before the first human turn); without, the caller
+        runs ``run_automatic`` itself (to watch every turn).
         """
         who, game_id = caller(who), validate.game_id(game_id)
         async with self.log.lock(game_id):
@@ -224,9 +227,9 @@ class Lobbies(ServiceCore):
             except Conflict as exc:
                 raise ServiceError(str(exc)) from None
             self.log.cache(game_id, 0, game, True)
-        if autoplay:
-            await self.run_automatic(who, game_id)
-        return await self.turn(who, game_id)
+        events = await self.run_automatic(who, game_id) if autoplay else []
+        turn = await self.turn(who, game_id)
+        return PlayResult(events, announce(events, turn.language), turn)
 
     async def choose_castles(self, who: Caller, game_id: int, castles: list[str]) -> GameRow:
         """A player's castles, picked in the lobby (when the lobby deals them by choice)."""

@@ -13,6 +13,7 @@ from typing import Any
 from engine import Game, IllegalMove
 from engine.ai import computer_moves
 from engine.language import _
+from engine.moves import Question
 from service import validate
 from service.announce import announce, game_language, in_language
 from service.caller import Caller, caller
@@ -78,7 +79,7 @@ class Turns(ServiceCore):
         actor, turn = game.actor, game.turn
         moves: list[dict[str, Any]] = []
         labels: list[str] = []
-        question = trial.question()
+        question = _answer_forced(trial, actor, turn, moves, labels)
         for n, pick in enumerate(picks):
             if question is None or _decided(trial, actor, turn):
                 raise ServiceError(_("those choices go past the end of your decision"))
@@ -91,7 +92,7 @@ class Turns(ServiceCore):
                 raise ServiceError(str(exc)) from None
             moves.append(options[pick])
             labels.append(question.options[pick].label if pick < len(question.options) else question.pass_label or "")
-            question = trial.question()
+            question = _answer_forced(trial, actor, turn, moves, labels)
         done = bool(moves) and _decided(trial, actor, turn)
         spots: dict[int, int] = {}
         if not done and question is not None and question.kind == "figure" and moves:
@@ -197,15 +198,27 @@ class Turns(ServiceCore):
                 users = row.setup["users"]  # type: ignore[index]
                 actor_id = users[game.actor]
                 seat = row.seat_of(actor_id)
-                if seat is None or (not seat.is_ai and seat.status == "playing"):
-                    return events
-                mover = actor_id if seat.is_ai else AUTO_USER
-                trial = game.clone()
-                if seat.is_ai and self.workers is not None:  # a computer thinks off the event loop
-                    moves = await self.workers.run(computer_turn, game.to_json(), actor_id)
-                else:
-                    moves = computer_moves(game.clone(), actor_id if seat.is_ai else None)
                 turn_events: list[dict[str, Any]] = []
+                if seat is None:
+                    return events
+                if not seat.is_ai and seat.status == "playing":
+                    # A human is asked only what has a choice: a decision with a single option
+                    # (the plague with one follower standing) is made for them, and said.
+                    question = game.question()
+                    if not _forced(question):
+                        return events
+                    assert question is not None
+                    mover, moves = actor_id, [question.options[0].move]
+                    turn_events.append(
+                        {"type": "forced", "player": question.player, "choice": question.options[0].label}
+                    )
+                else:
+                    mover = actor_id if seat.is_ai else AUTO_USER
+                    if seat.is_ai and self.workers is not None:  # a computer thinks off the event loop
+                        moves = await self.workers.run(computer_turn, game.to_json(), actor_id)
+                    else:
+                        moves = computer_moves(game.clone(), actor_id if seat.is_ai else None)
+                trial = game.clone()
                 for move in moves:
                     turn_events += trial.apply(move)
                 await self.log.commit(row, game, trial, [(mover, m) for m in trial.moves[len(game.moves) :]])
@@ -251,6 +264,32 @@ class Turns(ServiceCore):
                 return lines
             events = await self.run_automatic(who, game_id)
         return lines + announce(events, game_language(row))
+
+
+def _forced(question: Question | None) -> bool:
+    """A decision with a single option and no passing: nobody needs to be asked. Placing the tile
+    stays the player's own click even where it fits in one place only: it is the turn itself,
+    and the thread shows the player where it went."""
+    return (
+        question is not None and question.kind != "tile" and len(question.options) == 1
+        and question.pass_label is None
+    )  # fmt: skip
+
+
+def _answer_forced(
+    trial: Game, actor: int, turn: int, moves: list[dict[str, Any]], labels: list[str]
+) -> Question | None:
+    """Make the forced choices that follow in the same decision (a lake's only ferry, say) on the
+    trial game, as picks a player did not have to make; returns the next real question."""
+    question = trial.question()
+    while _forced(question) and not _decided(trial, actor, turn):
+        assert question is not None
+        option = question.options[0]
+        trial.apply(option.move)
+        moves.append(option.move)
+        labels.append(option.label)
+        question = trial.question()
+    return question
 
 
 def _decided(game: Game, actor: int, turn: int) -> bool:

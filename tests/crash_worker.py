@@ -37,7 +37,7 @@ async def _player(service: GameService, rng: random.Random, prefix: str) -> None
             await service.add_ai(as_(f"a{prefix}{n}"), lobby.id, "normal")
         else:
             await service.join(as_(f"b{prefix}{n}"), lobby.id, "Bob")
-        view = await service.start(as_(f"a{prefix}{n}"), lobby.id)
+        view = (await service.start(as_(f"a{prefix}{n}"), lobby.id)).turn
         while not view.finished:
             (x, y), rots = sorted(view.placements.items())[rng.randrange(len(view.placements))]
             draft = [{"type": "tile", "x": x, "y": y, "rot": rots[0]}]

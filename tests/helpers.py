@@ -135,6 +135,8 @@ async def draft_question(service: Any, who: Any, game_id: int, version: int, dra
     picks: list[int] = []
     for move in draft:
         ask = await service.ask(who, game_id, picks, version)
+        if len(ask.moves) > len(picks) and ask.moves[-1] == move:
+            continue  # a forced choice the service made (a single option)
         offered = ask.question.moves() if ask.question is not None else []
         matches = [i for i, m in enumerate(offered) if {k: m.get(k) for k in move} == move]
         if not matches:

@@ -27,9 +27,9 @@ class Script:
         self.out.append(text)
 
     def read(self) -> str | None:
-        if self.extra:
-            return self.extra.pop(0)
         prompt = self.out[-1]
+        if self.extra and prompt.endswith("cell rotation:"):  # bad answers where a cell is asked
+            return self.extra.pop(0)
         if prompt.endswith("cell rotation:"):
             listing = next(line for line in reversed(self.out) if re.match(r"^\s+A ", line))
             first = re.match(r"^\s+A (-?\d+),(-?\d+) \[(\d+)", listing)
@@ -134,9 +134,9 @@ class FrenchScript(Script):
     """The same player at a terminal game in French (``--lang fr``)."""
 
     def read(self) -> str | None:
-        if self.extra:
-            return self.extra.pop(0)
         prompt = self.out[-1]
+        if self.extra and prompt.endswith("case rotation :"):  # bad answers where a cell is asked
+            return self.extra.pop(0)
         if prompt.endswith("case rotation :"):
             listing = next(line for line in reversed(self.out) if re.match(r"^\s+A ", line))
             first = re.match(r"^\s+A (-?\d+),(-?\d+) \[(\d+)", listing)
@@ -158,3 +158,36 @@ async def test_a_terminal_game_in_french(tmp_path):
     assert "tuiles restantes :" in text and "partisans restants" in text
     assert "Fin de la partie" in text and " a posé " in text
     assert "Game over" not in text and " placed " not in text
+
+
+async def test_a_game_stopped_with_quit_resumes_where_it_stopped(tmp_path):
+    first = Script(extra=["tiles", "quit"])
+    db = tmp_path / "t.db"
+    assert await run_console(["base", "toll"], ["Ann"], 1, 3, db, None, first.read, first.write) == 0
+    said = "\n".join(first.out)
+    assert f"python bot.py play --resume 1 --db {db}" in said
+    listing = next(line for line in first.out if "tiles left:" in line)
+    names = [part.rsplit(" x", 1)[0] for part in listing.split(": ", 1)[1].split(", ")]
+    assert len(names) == len(set(names))  # each tile name once, with its count
+    second = Script()
+    pictures = tmp_path / "pictures"
+    assert await run_console([], [], 0, None, db, pictures, second.read, second.write, resume=1) == 0
+    assert "final scores:" in "\n".join(second.out)
+    assert (pictures / "game-1-final.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "cannot resume" in "\n".join(await _resume_missing(db))
+
+
+async def _resume_missing(db) -> list[str]:
+    script = Script()
+    assert await run_console([], [], 0, None, db, None, script.read, script.write, resume=99) == 2
+    return script.out
+
+
+async def test_the_french_terminal_understands_french_words(tmp_path):
+    script = FrenchScript(extra=["aide", "tuiles", "quitter"])
+    code = await run_console(
+        ["base"], ["Anne"], 1, 3, tmp_path / "c.db", None, script.read, script.write, language="fr"
+    )
+    text = "\n".join(script.out)
+    assert code == 0 and "tapez 'aide'" in text and "à tout moment" in text and "tuiles restantes" in text
+    assert "``" not in text

@@ -123,7 +123,7 @@ async def two_players(service, guild="g1", seed=None, **options):
     ann, bob = as_("u1", guild), as_("u2", guild)
     lobby = await service.create_lobby(ann, "Ann", LobbyOptions(seed=seed, **options))
     await service.join(bob, lobby.id, "Bob")
-    view = await service.start(ann, lobby.id)
+    view = (await service.start(ann, lobby.id)).turn
     return lobby.id, view
 
 
@@ -187,7 +187,7 @@ async def human_and_computer(service, **options):
     ann = as_("u1", "g1")
     lobby = await service.create_lobby(ann, "Ann", LobbyOptions(seed=7, **options))
     await service.add_ai(ann, lobby.id, "normal")
-    view = await service.start(ann, lobby.id)
+    view = (await service.start(ann, lobby.id)).turn
     return lobby.id, view
 
 
@@ -235,7 +235,7 @@ async def test_a_forfeited_human_never_blocks_the_others(env):
     lobby = await service.create_lobby(ann, "Ann", LobbyOptions(seed=9, turn_limit=60, timeout_policy="forfeit"))
     await service.join(bob, lobby.id, "Bob")
     await service.add_ai(ann, lobby.id, "easy")
-    view = await service.start(ann, lobby.id)
+    view = (await service.start(ann, lobby.id)).turn
     late = view.user_id
     clock.now += timedelta(minutes=2)
     await service.tick()
@@ -288,7 +288,7 @@ def test_a_process_killed_between_a_move_and_the_computers_reply_leaves_no_game_
             for seed in range(20):
                 lobby = await service.create_lobby(ann, "Ann", LobbyOptions(seed=seed, turn_limit=0))
                 await service.add_ai(ann, lobby.id, "normal")
-                view = await service.start(ann, lobby.id)
+                view = (await service.start(ann, lobby.id)).turn
                 if view.user_id == "u1":
                     break
                 await service.abort(Caller.member("u1", "g1", True), lobby.id)

@@ -61,7 +61,7 @@ class World:
     async def _start(self):
         lobby = await self.service.create_lobby(as_("u1", "1001"), "Ann", LobbyOptions(seed=3))
         await self.service.join(as_("u2", "1001"), lobby.id, "Bob")
-        return lobby.id, await self.service.start(as_("u1", "1001"), lobby.id)
+        return lobby.id, (await self.service.start(as_("u1", "1001"), lobby.id)).turn
 
     async def state(self) -> list:
         out = []

@@ -37,7 +37,7 @@ async def open_game(service, guild=G1, users=("u1", "u2"), **options):
     lobby = await service.create_lobby(as_(users[0], guild), "Ann", opts)
     for n, uid in enumerate(users[1:]):
         await service.join(as_(uid, G1), lobby.id, f"P{n}")
-    view = await service.start(as_(users[0], G1), lobby.id)
+    view = (await service.start(as_(users[0], G1), lobby.id)).turn
     return lobby.id, view
 
 
@@ -539,7 +539,7 @@ async def test_finished_and_aborted_games_leave_the_cache_and_it_is_bounded(env,
     solo = await service.create_lobby(as_("u1", G1), "Ann", LobbyOptions(seed=6))
     await service.add_ai(as_("u1", G1), solo.id)
     await service.add_ai(as_("u1", G1), solo.id)
-    view = await service.start(as_("u1", G1), solo.id)
+    view = (await service.start(as_("u1", G1), solo.id)).turn
     while not view.finished:
         view = (await play_turn(service, view)).turn
     assert solo.id not in service.log._games

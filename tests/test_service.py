@@ -28,7 +28,7 @@ async def two_humans(service, **options):
     opts = LobbyOptions(seed=options.pop("seed", 4), **options)
     lobby = await service.create_lobby(as_("u1"), "Ann", opts)
     await service.join(as_("u2"), lobby.id, "Bob")
-    view = await service.start(as_("u1"), lobby.id)
+    view = (await service.start(as_("u1"), lobby.id)).turn
     return lobby.id, view
 
 
@@ -109,7 +109,7 @@ async def test_computer_players_move_by_themselves_and_the_game_ends(env):
     lobby = await service.create_lobby(as_("u1"), "Ann", LobbyOptions(sets=["base", "toll"], seed=9))
     await service.add_ai(as_("u1"), lobby.id)
     await service.add_ai(as_("u1"), lobby.id, "normal" if False else "easy")
-    view = await service.start(as_("u1"), lobby.id)
+    view = (await service.start(as_("u1"), lobby.id)).turn
     assert view.user_id == "u1"
     while not view.finished:
         view = (await play_turn(service, view)).turn
@@ -295,7 +295,7 @@ async def test_a_thousand_concurrent_games_in_one_process(env):
         lobby = await service.create_lobby(as_(f"h{i}"), f"P{i}", LobbyOptions(seed=i))
         await service.join(as_(f"g{i}"), lobby.id, f"Q{i}")
         gids.append(lobby.id)
-    views = await asyncio.gather(*(service.start(as_(f"h{i}"), g) for i, g in enumerate(gids)))
+    views = [r.turn for r in await asyncio.gather(*(service.start(as_(f"h{i}"), g) for i, g in enumerate(gids)))]
     for _ in range(3):
         results = await asyncio.gather(*(play_turn(service, v, figure=False) for v in views))
         views = [r.turn for r in results]

@@ -1,0 +1,77 @@
+"""What players are told: the computer's first turn is reported, and a decision with a single
+option is made for the player and said, on every front end that goes through the service."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from service import Caller, GameService, LobbyOptions, PlayResult
+from storage import Store, open_database
+from tests.helpers import as_
+
+
+@pytest.fixture
+async def service(tmp_path):
+    db = await open_database(tmp_path / "see.db")
+    yield GameService(Store(db))
+    await db.close()
+
+
+async def test_the_computers_first_turn_is_reported(service):
+    ann = as_("u1")
+    for seed in range(20):
+        lobby = await service.create_lobby(ann, "Ann", LobbyOptions(seed=seed, turn_limit=0))
+        await service.add_ai(ann, lobby.id, "normal")
+        started = await service.start(ann, lobby.id)
+        if started.events:  # the computer sat first and played
+            break
+    else:
+        raise AssertionError("the computer never sat first")
+    assert started.turn.turn == 2 and started.turn.user_id == "u1"
+    placed = [e for e in started.events if e["type"] == "tile_placed"]
+    assert len(placed) == 1 and placed[0]["player"] == "Bot 1"
+    assert any("Bot 1" in line for line in started.lines)
+
+
+@pytest.mark.parametrize("sets", [["base", "castles", "ferries"], ["wheel", "castles", "ferries", "toll"]])
+async def test_a_single_option_is_chosen_for_the_player_and_said(service, sets):
+    """Random games through ask/pick: whenever a decision offered one option and no passing, the
+    service made it, credited it to the player in the log, and said so; no question the player
+    is shown ever has a single option without passing."""
+    rng = random.Random(1)
+    forced_lines = 0
+    for seed in range(6):
+        users = ["u1", "u2", "u3"]
+        lobby = await service.create_lobby(as_(users[0]), "Ann", LobbyOptions(sets=sets, seed=seed, turn_limit=0))
+        for n, uid in enumerate(users[1:]):
+            await service.join(as_(uid), lobby.id, f"P{n}")
+        view = (await service.start(as_(users[0]), lobby.id)).turn
+        while not view.finished:
+            who = Caller.offline(view.user_id)
+            picks: list[int] = []
+            while True:
+                ask = await service.ask(who, lobby.id, picks, view.version)
+                question = ask.question
+                if question is None:
+                    answer = await service.pick(who, lobby.id, picks, view.version)
+                    break
+                assert len(question.options) > 1 or question.pass_label is not None, question
+                answer = await service.pick(who, lobby.id, [*picks, rng.randrange(len(question.moves()))], view.version)
+                if isinstance(answer, PlayResult):
+                    break
+                picks = answer.picks
+            assert isinstance(answer, PlayResult)
+            for event, line in zip(
+                [e for e in answer.events if e["type"] == "forced"],
+                [line for line in answer.lines if "had a single choice, made for them" in line],
+                strict=True,
+            ):
+                forced_lines += 1
+                assert event["player"] in line
+            view = answer.turn
+    if "wheel" in sets:
+        assert forced_lines > 0  # the plague with one follower standing, a castle holder who can only draw...
+    logged = await service.store.moves(lobby.id)
+    assert all(user in ("u1", "u2", "u3", "auto") for _seq, user, _move in logged)
