@@ -28,7 +28,19 @@ def announce(events: list[dict[str, Any]], language: str = "en") -> list[str]:
     """One line per event worth telling players (draws and turn ends say nothing new), in the
     game's language: these lines are posted for everyone."""
     with in_language(language):
-        return [_forced(e) if e["type"] == "forced" else describe(e) for e in events if e["type"] not in QUIET_EVENTS]
+        return [_forced(e) if e["type"] == "forced" else describe(e) for e in events if _worth_telling(e)]
+
+
+def _worth_telling(event: dict[str, Any]) -> bool:
+    """Draws and turn ends say nothing new, and neither does scoring that gives nobody a point
+    (a field touching no city at the end, a tollhouse with nothing to collect at the end)."""
+    if event["type"] in QUIET_EVENTS:
+        return False
+    if event["type"] == "scored":
+        return any(event.get("points", {}).values())
+    if event["type"] == "toll" and event.get("action") == "final":
+        return bool(event.get("points"))
+    return True
 
 
 def _forced(event: dict[str, Any]) -> str:

@@ -75,3 +75,15 @@ async def test_a_single_option_is_chosen_for_the_player_and_said(service, sets):
         assert forced_lines > 0  # the plague with one follower standing, a castle holder who can only draw...
     logged = await service.store.moves(lobby.id)
     assert all(user in ("u1", "u2", "u3", "auto") for _seq, user, _move in logged)
+
+
+def test_scoring_that_gives_nobody_a_point_is_not_announced():
+    from service.announce import announce
+
+    events = [
+        {"type": "scored", "feature": "field", "points": {"Ann": 0}, "final": True, "cells": [], "x": 0, "y": 0},
+        {"type": "toll", "action": "final", "player": "Ann", "points": 0},
+        {"type": "toll", "action": "final", "player": "Ann", "points": 2},
+    ]
+    lines = announce(events)
+    assert lines == ["Final scoring: Ann's tollhouse collects 2 points."]
