@@ -4,6 +4,11 @@ python bot.py              run the Discord bot (needs DISCORD_TOKEN in .env)
 python bot.py demo ...     computer players play a whole game offline (pictures, record, replay)
 python bot.py play ...     a game in the terminal, humans and computers
 python bot.py commands     the slash command tree as JSON
+python bot.py invite       the invite URL with the permissions the bot needs
+python bot.py migrate      apply the database's schema migrations (start-up does it too)
+python bot.py backup DEST  a consistent copy of the database, while the bot runs
+python bot.py restore SRC  put a backup back (refused while a bot runs on the database, unless --force)
+python bot.py health       exit 0 when the database answers, its schema is current and the clock ticks
 """
 
 from __future__ import annotations
@@ -39,16 +44,12 @@ def run_bot(sync: bool) -> int:
             file=sys.stderr,
         )
         return 2
-    import logging
-
     import discord
 
     from cogs.bot import CarcBot
+    from console.host import setup_logging
 
-    level = os.environ.get("LOG_LEVEL", "INFO").upper()
-    logging.basicConfig(
-        level=getattr(logging, level, logging.INFO), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
+    setup_logging()
     guild = os.environ.get("DEV_GUILD_ID", "").strip()
     bot = CarcBot(os.environ.get("DATABASE_PATH"), int(guild) if guild.isdigit() else None, sync)
     try:
@@ -130,6 +131,17 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("commands", help="print the slash command tree as JSON")
     p_rebuild = sub.add_parser("league-rebuild", help="recompute every league's ratings from its results")
     p_rebuild.add_argument("--db", default=os.environ.get("DATABASE_PATH", "data/carcassonne.db"))
+    database = os.environ.get("DATABASE_PATH", "data/carcassonne.db")
+    sub.add_parser("invite", help="print the invite URL with the permissions integer the bot needs")
+    for name, text in (("migrate", "apply the schema migrations"), ("health", "check the database and the clock")):
+        sub.add_parser(name, help=text).add_argument("--db", default=database)
+    p_backup = sub.add_parser("backup", help="a consistent copy of the database, safe while the bot runs")
+    p_backup.add_argument("dest")
+    p_backup.add_argument("--db", default=database)
+    p_restore = sub.add_parser("restore", help="put a backup back in place of the database")
+    p_restore.add_argument("src")
+    p_restore.add_argument("--db", default=database)
+    p_restore.add_argument("--force", action="store_true", help="even while a bot runs on the database")
     parser.add_argument("--sync", action="store_true", help="sync the slash commands with Discord at start")
     args = parser.parse_args(argv)
     if args.command == "commands":
@@ -139,6 +151,8 @@ def main(argv: list[str] | None = None) -> int:
 
         print(json.dumps(asyncio.run(command_tree()), indent=1))
         return 0
+    if args.command in ("invite", "migrate", "backup", "restore", "health"):
+        return _host(args)
     if args.command == "league-rebuild":
         return asyncio.run(rebuild_leagues(args.db))
     if args.command == "demo":
@@ -165,6 +179,24 @@ def main(argv: list[str] | None = None) -> int:
             )  # fmt: skip
         )
     return run_bot(args.sync)
+
+
+def _host(args: argparse.Namespace) -> int:
+    from console import host
+
+    if args.command == "invite":
+        status, text = host.invite(os.environ.get("DISCORD_TOKEN"), os.environ.get("APPLICATION_ID"))
+        print(text, file=sys.stdout if status == 0 else sys.stderr)
+        return status
+    if args.command == "migrate":
+        return asyncio.run(host.migrate(args.db))
+    if args.command == "backup":
+        return host.backup(args.db, args.dest)
+    if args.command == "restore":
+        return host.restore(args.src, args.db, args.force)
+    status, lines = asyncio.run(host.health(args.db))
+    print("\n".join(lines))
+    return status
 
 
 if __name__ == "__main__":

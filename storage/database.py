@@ -67,16 +67,34 @@ async def open_database(path: str | os.PathLike[str] | None = None) -> Database:
     await conn.execute("PRAGMA synchronous = FULL")
     await conn.execute("PRAGMA foreign_keys = ON")
     db = Database(conn)
-    await migrate(db)
+    try:
+        await migrate(db)
+    except Exception:
+        await conn.close()
+        raise
     return db
+
+
+class SchemaTooNew(RuntimeError):
+    """The database was migrated by a newer version of the bot than this one."""
+
+
+LATEST = max(version for version, _sql in MIGRATIONS)
 
 
 async def migrate(db: Database) -> list[int]:
     """Apply the migrations newer than the database; returns the versions applied.
 
     Each one re-reads the schema version inside its write transaction, so two processes
-    starting together over a new database never apply the same migration twice.
+    starting together over a new database never apply the same migration twice. A database
+    newer than this code is refused (SchemaTooNew): running old code on it could damage it.
     """
+    current = await db.schema_version()
+    if current > LATEST:
+        raise SchemaTooNew(
+            f"the database is at schema version {current}, this code knows up to {LATEST}: "
+            "run the newer version of the bot (or restore a backup taken before the upgrade)"
+        )
     applied = []
     for version, sql in MIGRATIONS:
         if version <= await db.schema_version():

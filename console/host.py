@@ -1,0 +1,245 @@
+"""The host's kit: ``python bot.py invite | migrate | backup | restore | health``, and the logs.
+
+Everything here works on the database file (SQLite, the embedded default) while the bot runs:
+a backup is a consistent copy made with SQLite's online backup API (copying a WAL database's
+file is not safe); a restore refuses to replace a database a running bot is using (its clock
+beat within the last minute) unless forced; ``health`` is what a container's or a service
+manager's health check runs.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import logging
+import os
+import sqlite3
+import sys
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+# What the bot needs where it plays (README: "Running the Discord bot").
+PERMISSIONS = {
+    "send_messages": True,
+    "create_public_threads": True,
+    "send_messages_in_threads": True,
+    "attach_files": True,
+    "embed_links": True,
+    "read_message_history": True,
+}
+ALIVE = timedelta(minutes=1)  # a clock heartbeat this recent means a bot is running on the database
+
+
+# ---------------------------------------------------------------------- invite
+def application_id(token: str | None, configured: str | None) -> int | None:
+    """The application id: APPLICATION_ID, or the first part of a bot token (the bot's user id,
+    which is its application's id, base64-encoded)."""
+    if configured and configured.strip().isdigit():
+        return int(configured.strip())
+    if not token or "." not in token:
+        return None
+    head = token.split(".", 1)[0]
+    try:
+        text = base64.b64decode(head + "=" * (-len(head) % 4), validate=True).decode()
+    except (binascii.Error, UnicodeDecodeError):
+        return None
+    return int(text) if text.isdigit() else None
+
+
+def invite(token: str | None, configured: str | None) -> tuple[int, str]:
+    """(exit status, what to print): the invite URL with the exact permissions integer."""
+    import discord
+
+    app = application_id(token, configured)
+    permissions = discord.Permissions(**PERMISSIONS)
+    if app is None:
+        return 2, (
+            "set APPLICATION_ID (the developer portal's General Information page) or DISCORD_TOKEN in .env; "
+            f"the bot needs the permissions integer {permissions.value}"
+        )
+    url = discord.utils.oauth_url(app, permissions=permissions, scopes=("bot", "applications.commands"))
+    return 0, f"{url}\npermissions integer: {permissions.value} ({', '.join(PERMISSIONS)})"
+
+
+# ---------------------------------------------------------------------- migrate
+async def migrate(path: str) -> int:
+    import aiosqlite
+
+    from storage.database import LATEST, Database, SchemaTooNew
+    from storage.database import migrate as apply
+
+    if path != ":memory:" and not Path(path).exists():
+        print(f"no database at {path}: the bot creates it (at schema {LATEST}) on its first start")
+        return 0
+    conn = await aiosqlite.connect(path, isolation_level=None)
+    try:
+        db = Database(conn)
+        before = await db.schema_version()
+        try:
+            applied = await apply(db)
+        except SchemaTooNew as exc:
+            print(f"refused: {exc}", file=sys.stderr)
+            return 1
+    finally:
+        await conn.close()
+    if applied:
+        print(f"{path}: schema {before} -> {applied[-1]} (applied {', '.join(map(str, applied))})")
+    else:
+        print(f"{path}: schema {before}, already current")
+    return 0
+
+
+# ---------------------------------------------------------------------- backup and restore
+def _heartbeat(path: str) -> datetime | None:
+    """When a bot's deadline clock last beat on this database (None: never, or not readable)."""
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+    except sqlite3.Error:
+        return None
+    try:
+        row = conn.execute("SELECT heartbeat FROM clock_lease WHERE id = 1").fetchone()
+    except sqlite3.Error:
+        return None
+    finally:
+        conn.close()
+    try:
+        beat = datetime.fromisoformat(row[0]) if row else None
+    except (TypeError, ValueError):
+        return None
+    return beat if beat is not None and beat.tzinfo is not None else None
+
+
+def backup(source: str, dest: str) -> int:
+    """A consistent copy of the database, safe while the bot writes to it."""
+    if not Path(source).exists():
+        print(f"no database at {source}", file=sys.stderr)
+        return 2
+    if Path(dest).exists():
+        print(f"{dest} exists: give a new file name", file=sys.stderr)
+        return 2
+    Path(dest).parent.mkdir(parents=True, exist_ok=True)
+    src = sqlite3.connect(source, timeout=30)
+    out = sqlite3.connect(dest)
+    try:
+        with out:
+            src.backup(out)  # page by page, under SQLite's own locking: every committed move is in
+        games = out.execute("SELECT count(*) FROM games").fetchone()[0]
+        moves = out.execute("SELECT count(*) FROM moves").fetchone()[0]
+    finally:
+        out.close()
+        src.close()
+    print(f"backed up {source} to {dest}: {games} games, {moves} moves")
+    return 0
+
+
+def restore(source: str, dest: str, force: bool = False, now: datetime | None = None) -> int:
+    """Put a backup in place of the database; refuses while a bot uses it, unless ``force``."""
+    if not Path(source).exists():
+        print(f"no backup at {source}", file=sys.stderr)
+        return 2
+    try:
+        check = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+        ok = check.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        check.execute("SELECT count(*) FROM games").fetchone()
+        check.close()
+    except sqlite3.Error as exc:
+        print(f"{source} is not a readable backup: {exc}", file=sys.stderr)
+        return 2
+    if not ok:
+        print(f"{source} fails SQLite's integrity check", file=sys.stderr)
+        return 2
+    beat = _heartbeat(dest) if Path(dest).exists() else None
+    if beat is not None and (now or datetime.now(UTC)) - beat < ALIVE and not force:
+        print(
+            f"a bot is running on {dest} (its clock beat at {beat:%H:%M:%S} UTC): stop it first, "
+            "or pass --force to replace the database under it",
+            file=sys.stderr,
+        )
+        return 1
+    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    out = sqlite3.connect(dest, timeout=30)
+    try:
+        with out:
+            src.backup(out)
+    finally:
+        out.close()
+        src.close()
+    print(f"restored {dest} from {source}")
+    return 0
+
+
+# ---------------------------------------------------------------------- health
+async def health(path: str, now: datetime | None = None) -> tuple[int, list[str]]:
+    """(0 healthy | 1 not, one line per check): the database opens and answers, its schema is
+    current, and a bot's deadline clock beat within the last minute."""
+    from storage.database import LATEST
+
+    lines: list[str] = []
+    healthy = True
+    if not Path(path).exists():
+        return 1, [f"database: none at {path}"]
+    try:
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        active = conn.execute("SELECT count(*) FROM games WHERE status = 'active'").fetchone()[0]
+        conn.close()
+        lines.append(f"database: ok ({active} active games)")
+    except sqlite3.Error as exc:
+        return 1, [f"database: {exc}"]
+    if version == LATEST:
+        lines.append(f"schema: current ({version})")
+    else:
+        healthy = False
+        lines.append(f"schema: {version}, the code expects {LATEST} (python bot.py migrate)")
+    beat = _heartbeat(path)
+    age = (now or datetime.now(UTC)) - beat if beat is not None else None
+    if age is not None and age < ALIVE:
+        lines.append(f"clock: ticking (last beat {int(age.total_seconds())} s ago)")
+    else:
+        healthy = False
+        lines.append("clock: not ticking (no bot has beaten its clock in the last minute)")
+    return (0 if healthy else 1), lines
+
+
+# ---------------------------------------------------------------------- logs
+class JsonLines(logging.Formatter):
+    """One JSON object per line: time, level, logger, message, and the game's id when a record
+    carries one (``log.info(..., extra={"game": id})``) or names one ("game #12", "game 12")."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        out: dict[str, Any] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        game = getattr(record, "game", None)
+        if game is None:
+            game = _game_in(out["message"])
+        if game is not None:
+            out["game"] = game
+        if record.exc_info:
+            out["error"] = self.formatException(record.exc_info)
+        return json.dumps(out, ensure_ascii=False)
+
+
+def _game_in(message: str) -> int | None:
+    import re
+
+    found = re.search(r"\bgame #?(\d{1,18})\b", message)
+    return int(found[1]) if found else None
+
+
+def setup_logging() -> None:
+    """LOG_LEVEL (INFO) and LOG_FORMAT (text, or json: one object per line) from the environment."""
+    level = getattr(logging, os.environ.get("LOG_LEVEL", "INFO").upper(), logging.INFO)
+    handler = logging.StreamHandler()
+    if os.environ.get("LOG_FORMAT", "text").strip().lower() == "json":
+        handler.setFormatter(JsonLines())
+    else:
+        handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.handlers[:] = [handler]
+    root.setLevel(level)
