@@ -24,6 +24,7 @@ from cogs.common import (
     table_of,
 )
 from cogs.i18n import game_language, server_language, speak
+from engine.ai import LEVELS
 from engine.catalog import SET_TILES
 from engine.expansions.castles import CASTLE_IDS
 from engine.language import N_, _, sentence
@@ -224,8 +225,11 @@ class Lobby(PhaseCog):
         timeout="What happens when a turn runs out",
         castles="With Castles in Germany: dealt at random, or chosen in the lobby",
         language="Language of the game's posts (the server's by default)",
+        computers="Computer players to seat at once (more can be added in the lobby)",
+        level="How well the computer players play",
     )
     @app_commands.choices(
+        level=[app_commands.Choice(name=name, value=name) for name in LEVELS],
         timeout=[
             app_commands.Choice(name="skip the turn", value="skip"),
             app_commands.Choice(name="forfeit", value="forfeit"),
@@ -236,7 +240,7 @@ class Lobby(PhaseCog):
     async def new(
         self, interaction: discord.Interaction, sets: str = "base", players: app_commands.Range[int, 2, 6] = 5,
         turn_hours: app_commands.Range[int, 0, 336] = 24, timeout: str = "skip", castles: str = "dealt",
-        language: str | None = None,
+        language: str | None = None, computers: app_commands.Range[int, 0, 5] = 0, level: str = "normal",
     ) -> None:  # fmt: skip
         missing = missing_permissions(interaction)
         if missing:
@@ -248,6 +252,8 @@ class Lobby(PhaseCog):
         )  # fmt: skip
         who = caller_of(interaction)
         row = await self.service.create_lobby(who, interaction.user.display_name, options, str(interaction.channel_id))
+        for _seat in range(min(computers, options.max_players - 1)):
+            row = await self.service.add_ai(who, row.id, level)
         await interaction.response.send_message(
             embed=present.lobby_embed(row), view=lobby_view(row), allowed_mentions=present.NO_PINGS
         )

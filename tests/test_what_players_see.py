@@ -87,3 +87,24 @@ def test_scoring_that_gives_nobody_a_point_is_not_announced():
     ]
     lines = announce(events)
     assert lines == ["Final scoring: Ann's tollhouse collects 2 points."]
+
+
+async def test_carc_new_seats_computers_of_a_level_and_the_thread_tells_their_first_turn(tmp_path):
+    from tests.discord_api import User, running
+    from tests.test_discord_play import turn_message
+
+    ann = User(700, "Ann")
+    async with running(tmp_path, [ann]) as (h, channel, _):
+        answer = await h.slash(ann, channel, "carc new", sets="base", players=3, computers=2, level="easy")
+        lobby = answer.public[-1]
+        store = h.bot.service.store
+        (game_id,) = await store.game_ids()
+        row = await store.get_game(game_id)
+        assert [s.user_id for s in row.seats] == ["700", "ai:easy:1", "ai:easy:2"]
+        await h.click(ann, h.fake.messages[int(lobby["id"])], "Start")
+        thread = h.fake.threads_from[int(lobby["id"])]
+        post = turn_message(h, thread)
+        row = await store.get_game(game_id)
+        first = row.setup["users"].index("700")  # computers seated before Ann played their turns
+        assert post["content"].count("placed") >= first and "<@700>" in post["content"]
+        assert not h.fake.violations
