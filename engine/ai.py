@@ -3,12 +3,22 @@
 ``RandomPlayer`` picks uniformly at random (a cell, then a rotation, then any
 figure choice); ``GreedyPlayer`` takes the move that gains the most points right
 now, judged by playing it on a copy of the game, and places followers sensibly.
-Both are deterministic for a given seed.
+Both are deterministic for a given seed, and both are fixed references for tests
+and benchmarks: they may look at the real bag while trying a move.
+
+The players behind computer seats come from ``make_player(level, seed, ...)``:
+``easy``, ``normal`` and ``hard``. They never read the order of the undrawn tiles:
+every look-ahead runs on a *determinization*, a copy of the game whose undrawn
+tiles are put in canonical order and shuffled with the player's own generator
+(river tiles among river tiles, the lake last), so permuting the real bag never
+changes their choice.
 """
 
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Iterator
 from typing import Any
 
 from engine.game import Game
@@ -93,27 +103,222 @@ class GreedyPlayer:
         return 0.5
 
 
+# ---------------------------------------------------------------------- what a computer may see
+LAKES = ("river1.lake", "river2.volcano_lake")
+
+
+def determinized(game: Game, rng: random.Random) -> Game:
+    """A copy of ``game`` in which the undrawn tiles are in an order drawn from ``rng`` alone:
+    the real order is never read (the tiles are sorted first). River tiles stay before the
+    land tiles and the lake stays last among them, as the engine deals them."""
+    out = game.clone()
+    rest = out.bag[out.bag_pos :]
+    river = sorted(t for t in rest if t.startswith("river") and t not in LAKES)
+    lakes = sorted(t for t in rest if t in LAKES)
+    land = sorted(t for t in rest if not t.startswith("river"))
+    rng.shuffle(river)
+    rng.shuffle(land)
+    out.bag[out.bag_pos :] = river + lakes + land
+    return out
+
+
+def _decided(game: Game, actor: int, turn: int) -> bool:
+    return game.finished or game.turn != turn or game.actor != actor
+
+
+def _margin(game: Game, me: int) -> float:
+    """My score minus the best other score."""
+    others = [s for i, s in enumerate(game.scores) if i != me]
+    return float(game.scores[me] - (max(others) if others else 0))
+
+
+def _follower_value(before: Game, after: Game, move: Move, farmers: bool) -> float:
+    """A standing follower is an investment in an open feature (GreedyPlayer's rule of thumb)."""
+    if move["type"] != "meeple" or after.supply[before.actor] >= before.supply[before.actor]:
+        return 0.0
+    at = str(move["at"])
+    progress = 1 - before.bag_left / max(1, len(before.bag))
+    if at.startswith("field"):
+        return (1.5 if progress > 0.66 else -1.0) if farmers else -3.0
+    if before.supply[before.actor] <= 1:
+        return -1.0  # keep the last follower for a feature that scores at once
+    if at.startswith("city") or at == "cloister" or at == "castle":
+        return 1.0
+    return 0.5
+
+
+def _candidates(game: Game) -> list[Move]:
+    if game.step == "tile":
+        return [
+            {"type": "tile", "x": x, "y": y, "rot": r} for (x, y), rots in game.legal_placements().items() for r in rots
+        ]
+    return game.legal_moves()
+
+
+class _Greedy:
+    """One-move look-ahead on a determinization (``normal``); ``noise`` makes it miss (``easy``)."""
+
+    def __init__(self, seed: int, noise: float = 0.0, farmers: bool = True) -> None:
+        self.rng = random.Random(seed)
+        self.noise, self.farmers = noise, farmers
+
+    def values(self, game: Game) -> list[tuple[float, Move]]:
+        me = game.actor
+        view = determinized(game, self.rng)
+        out = []
+        for move in _candidates(view):
+            after = view.clone()
+            after.apply(move)
+            gain = _margin(after, me) - _margin(view, me)
+            out.append((gain + _follower_value(view, after, move, self.farmers), move))
+        return out
+
+    def choose(self, game: Game) -> Move:
+        values = self.values(game)
+        if self.noise and self.rng.random() < self.noise:
+            values.sort(key=lambda vm: -vm[0])
+            return self.rng.choice(values[: max(1, min(len(values), 5))])[1]
+        best = max(v for v, _m in values)
+        return self.rng.choice([m for v, m in values if v >= best - 1e-9])
+
+
+class _Search:
+    """``hard``: flat Monte-Carlo over the decision's best move sequences.
+
+    The decision's complete move sequences (tile and figure, ferry steps, a plague answer...) are
+    listed on a determinization and ranked by their immediate value; the best ``width`` of them
+    are played out to the end of the game many times, each playout on a fresh determinization,
+    with a quick policy; the sequence with the best mean final margin is played. A draw ends a
+    sequence (what comes after depends on the tile). ``seconds`` bounds the thinking; a fixed
+    ``playouts`` makes the choice a pure function of the position and the seed.
+    """
+
+    def __init__(self, seed: int, seconds: float | None, playouts: int | None, width: int = 8) -> None:
+        self.rng = random.Random(seed)
+        self.seconds, self.playouts, self.width = seconds, playouts, width
+        self._plan: tuple[tuple[int, int, int], list[Move]] | None = None
+        self.last_playouts = 0  # how many the last decision ran (benchmarks report playouts/s)
+
+    def choose(self, game: Game) -> Move:
+        key = (game.turn, game.actor, len(game.moves))
+        if self._plan is not None and self._plan[0] == key and self._plan[1]:
+            move = self._plan[1][0]
+            if move in game.legal_moves() or (move["type"] == "tile" and game.step == "tile"):
+                rest = self._plan[1][1:]
+                self._plan = ((game.turn, game.actor, len(game.moves) + 1), rest) if rest else None
+                return move
+        plan = self._think(game)
+        rest = plan[1:]
+        self._plan = ((game.turn, game.actor, len(game.moves) + 1), rest) if rest else None
+        return plan[0]
+
+    def _sequences(self, view: Game, limit: int = 300) -> list[tuple[float, list[Move]]]:
+        me, turn = view.actor, view.turn
+        base = _margin(view, me)
+        out: list[tuple[float, list[Move]]] = []
+
+        def walk(state: Game, done: list[Move], bonus: float) -> None:
+            if len(out) >= limit:
+                return
+            for move in _candidates(state):
+                after = state.clone()
+                after.apply(move)
+                value = bonus + _follower_value(state, after, move, True)
+                if _decided(after, me, turn) or move["type"] == "draw":
+                    out.append((_margin(after, me) - base + value, [*done, move]))
+                else:
+                    walk(after, [*done, move], value)
+                if len(out) >= limit:
+                    return
+
+        walk(view, [], 0.0)
+        return out
+
+    def _think(self, game: Game) -> list[Move]:
+        me = game.actor
+        ranked = self._sequences(determinized(game, self.rng))
+        ranked.sort(key=lambda vs: -vs[0])
+        pool = [seq for _v, seq in ranked[: self.width]]
+        if len(pool) == 1:
+            return pool[0]
+        totals = [0.0] * len(pool)
+        counts = [0] * len(pool)
+        deadline = time.perf_counter() + (self.seconds if self.seconds is not None else 1.0)
+        budget = self.playouts
+        done = 0
+        for index in self._schedule(len(pool)):
+            if budget is not None:
+                if done >= budget:
+                    break
+            elif time.perf_counter() >= deadline:
+                break
+            world = determinized(game, self.rng)
+            try:
+                for move in pool[index]:
+                    world.apply(move)
+            except Exception:  # a sequence that a sampled draw makes impossible: not this world
+                continue
+            totals[index] += self._playout(world, me)
+            counts[index] += 1
+            done += 1
+        self.last_playouts = done
+        means = [totals[i] / counts[i] if counts[i] else float("-inf") for i in range(len(pool))]
+        best = max(range(len(pool)), key=lambda i: (means[i], -i))
+        return pool[best]
+
+    @staticmethod
+    def _schedule(n: int) -> Iterator[int]:
+        while True:
+            yield from range(n)
+
+    def _playout(self, world: Game, me: int) -> float:
+        """Play to the end with a quick policy: a random placement, a follower now and then."""
+        pick = self.rng.random
+        while not world.finished:
+            if world.step == "tile":
+                placements = world.legal_placements()
+                cells = list(placements)
+                cell = cells[int(pick() * len(cells))]
+                rots = placements[cell]
+                world.apply({"type": "tile", "x": cell[0], "y": cell[1], "rot": rots[int(pick() * len(rots))]})
+                continue
+            moves = world.legal_moves()
+            passing = [m for m in moves if m["type"] == "pass"]
+            if passing and pick() < 0.6:
+                world.apply(passing[0])
+            else:
+                world.apply(moves[int(pick() * len(moves))])
+        return _margin(world, me)
+
+
 # ---------------------------------------------------------------------- seats
 LEVELS = ("easy", "normal", "hard")
+DEFAULT_SECONDS = {"easy": 0.0, "normal": 0.0, "hard": 1.0}
 
 
 def make_player(level: str, seed: int, seconds: float | None = None, playouts: int | None = None) -> Any:
-    """A computer player of ``level`` (LEVELS)."""
-    if level not in LEVELS:
-        raise ValueError(f"unknown level {level!r}: one of {', '.join(LEVELS)}")
-    return GreedyPlayer(seed) if level != "easy" else RandomPlayer(seed)
+    """A computer player of ``level`` (LEVELS) whose ``choose(game)`` returns a legal move for
+    ``game.actor``. ``seconds`` caps its thinking per decision (each level has a default);
+    ``playouts`` fixes the amount of search instead, and then the choice is a pure function of
+    the position and the seed. None of them reads the order of the undrawn tiles."""
+    if level == "easy":
+        return _Greedy(seed, noise=0.35, farmers=False)
+    if level == "normal":
+        return _Greedy(seed)
+    if level == "hard":
+        return _Search(seed, DEFAULT_SECONDS["hard"] if seconds is None else seconds, playouts)
+    raise ValueError(f"unknown level {level!r}: one of {', '.join(LEVELS)}")
 
 
 def seat_player(user_id: str, turn: int) -> Any:
-    """The player behind a computer seat (``ai:LEVEL:N``; older seats ``ai:greedy:N``, ``ai:random:N``),
-    seeded by the turn so that a restarted process makes the same choice."""
-    kind = user_id.split(":")[1] if user_id.count(":") >= 2 else "greedy"
+    """The player behind a computer seat (``ai:LEVEL:N``; older ``ai:greedy:N`` seats play at
+    ``normal``, ``ai:random:N`` at random), seeded by the turn so that a restarted process makes
+    the same choice."""
+    kind = user_id.split(":")[1] if user_id.count(":") >= 2 else "normal"
     seed = turn * 7919 + sum(map(ord, user_id))
     if kind == "random":
         return RandomPlayer(seed)
-    if kind in LEVELS:
-        return make_player(kind, seed)
-    return GreedyPlayer(seed)
+    return make_player(kind if kind in LEVELS else "normal", seed)
 
 
 def computer_moves(game: Game, user_id: str | None) -> list[Move]:
