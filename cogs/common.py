@@ -156,6 +156,10 @@ class PhaseCog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
 
+    @property
+    def service(self) -> GameService:
+        return self.bot.service  # type: ignore[attr-defined,no-any-return]
+
     async def cog_load(self) -> None:
         # Commands declared with @app_commands.command join the /carc group the lobby cog owns,
         # instead of standing at the top level.

@@ -30,7 +30,7 @@ from engine.expansions.castles import CASTLE_IDS
 from engine.language import N_, _, sentence
 from engine.words import tile_name
 from locales import LANGUAGES
-from service import GameService, LobbyOptions, ServiceError
+from service import LobbyOptions, ServiceError
 
 log = logging.getLogger(__name__)
 
@@ -212,10 +212,6 @@ class Lobby(PhaseCog):
 
     carc = app_commands.Group(name="carc", description="Play Carcassonne", guild_only=True)
     owns_group = True
-
-    @property
-    def service(self) -> GameService:
-        return self.bot.service  # type: ignore[attr-defined,no-any-return]
 
     @carc.command(name="new", description="Open a lobby for a new game")
     @app_commands.describe(

@@ -21,7 +21,7 @@ from engine.language import _, ngettext
 from engine.words import tile_name
 from renderer.board import label_cells
 from renderer.jobs import board_png
-from service import GameService, PlayResult, ServiceError, TurnView
+from service import PlayResult, ServiceError, TurnView
 from service.clock import TICK_EVERY
 
 log = logging.getLogger(__name__)
@@ -33,10 +33,6 @@ class Play(PhaseCog):
     def __init__(self, bot: Any) -> None:
         super().__init__(bot)
         self._failing: set[int] = set()  # games whose notices failed (logged once)
-
-    @property
-    def service(self) -> GameService:
-        return self.bot.service  # type: ignore[attr-defined,no-any-return]
 
     async def cog_load(self) -> None:
         await super().cog_load()

@@ -13,14 +13,9 @@ from discord import app_commands
 from cogs import present
 from cogs.common import PhaseCog, caller_of, cooldown, game_id_of, say
 from engine.language import N_, _, ngettext
-from service import GameService
 
 
 class Results(PhaseCog):
-    @property
-    def service(self) -> GameService:
-        return self.bot.service  # type: ignore[attr-defined,no-any-return]
-
     @app_commands.command(name="score", description="Scores and followers left")
     async def score(self, interaction: discord.Interaction, game: int | None = None) -> None:
         game_id = await game_id_of(interaction, game)
