@@ -140,8 +140,6 @@ def _follower_value(before: Game, after: Game, move: Move, farmers: bool) -> flo
     progress = 1 - before.bag_left / max(1, len(before.bag))
     if at.startswith("field"):
         return (1.5 if progress > 0.66 else -1.0) if farmers else -3.0
-    if before.supply[before.actor] <= 1:
-        return -1.0  # keep the last follower for a feature that scores at once
     if at.startswith("city") or at == "cloister" or at == "castle":
         return 1.0
     return 0.5
