@@ -157,6 +157,6 @@ class GameService(Lobbies, Turns, Clock):
         who, name = caller(who), validate.display_name(name)
         if dm_turns is not None and not isinstance(dm_turns, bool):
             raise validate.InvalidInput(_("turn messages are on or off"))
-        if language is not None and language not in LANGUAGES:
+        if language is not None and (not isinstance(language, str) or language not in LANGUAGES):
             raise ServiceError(_("the language is one of {languages}").format(languages=", ".join(LANGUAGES)))
         await self.store.save_player(who.user_id, name, self.clock(), dm_turns, language)

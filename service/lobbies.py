@@ -58,13 +58,13 @@ class LobbyOptions:
             raise ServiceError(_("a game takes 2 to 6 players"))
         if self.turn_limit < 0 or (0 < self.turn_limit < 60):
             raise ServiceError(_("the turn limit is at least a minute (or 0 for none)"))
-        if self.timeout_policy not in TIMEOUT_POLICIES:
+        if not isinstance(self.timeout_policy, str) or self.timeout_policy not in TIMEOUT_POLICIES:
             raise ServiceError(
                 _("the timeout policy is one of {policies}").format(policies=", ".join(TIMEOUT_POLICIES))
             )
-        if self.castles not in CASTLE_MODES:
+        if not isinstance(self.castles, str) or self.castles not in CASTLE_MODES:
             raise ServiceError(_("castles are dealt or chosen"))
-        if self.language not in LANGUAGES:
+        if not isinstance(self.language, str) or self.language not in LANGUAGES:
             raise ServiceError(_("the language is one of {languages}").format(languages=", ".join(LANGUAGES)))
         seed = self.seed if self.seed is not None else new_seed()
         return LobbyOptions(

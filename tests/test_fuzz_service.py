@@ -65,7 +65,7 @@ class World:
 
     async def state(self) -> list:
         out = []
-        for table in ("games", "seats", "moves", "snapshots", "clock_lease"):
+        for table in ("games", "seats", "moves", "snapshots", "clock_lease", "players"):
             out.append([tuple(r) for r in await self.service.store._read(f"SELECT * FROM {table} ORDER BY rowid")])
         return out
 
@@ -124,10 +124,33 @@ def test_malformed_service_calls_are_refused_and_change_nothing():
         ANY.filter(lambda v: not isinstance(v, str)).map(
             lambda v: ("lobby", lambda s: s.join(as_("u9", "1001"), gid, v))
         ),
+        ANY.map(lambda v: ("caller", lambda s: s.turn(v, gid))),
+        ANY.map(lambda v: ("caller", lambda s: s.play(v, gid, [{"type": "pass"}]))),
+        ANY.map(lambda v: ("caller", lambda s: s.create_lobby(v, "Di", LobbyOptions()))),
+        ANY.map(lambda v: ("caller", lambda s: s.save_player(v, "Di"))),
+        ANY.filter(lambda v: not isinstance(v, str)).map(
+            lambda v: ("settings", lambda s: s.save_player(as_("u1", "1001"), v))
+        ),
+        ANY.filter(lambda v: v is not None and not isinstance(v, bool)).map(
+            lambda v: ("settings", lambda s: s.save_player(as_("u1", "1001"), "Ann", dm_turns=v))
+        ),
+        ANY.filter(lambda v: v is not None and v not in ("en", "fr")).map(
+            lambda v: ("settings", lambda s: s.save_player(as_("u1", "1001"), "Ann", language=v))
+        ),
+        ANY.filter(lambda v: not isinstance(v, tuple)).map(
+            lambda v: ("cell", lambda s: s.picks_for(as_(user, "1001"), gid, v, None, None))
+        ),
+        ANY.map(lambda v: ("level", lambda s: s.add_ai(as_("u1", "1001"), gid, v))),
+        st.text(min_size=1, max_size=20).map(
+            lambda k: ("options", lambda s: s.set_options(as_("u1", "1001"), gid, **{k: 1}))
+        ),
+        ANY.filter(lambda v: v not in (None, "lobby", "active", "finished", "aborted")).map(
+            lambda v: ("status", lambda s: s.games(anyone("1001"), status=v))
+        ),
     )
     seen: set[str] = set()
 
-    @settings(max_examples=600, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=900, deadline=None, suppress_health_check=list(HealthCheck))
     @given(calls)
     def check(named_call):
         name, call = named_call
@@ -136,7 +159,8 @@ def test_malformed_service_calls_are_refused_and_change_nothing():
 
     try:
         check()
-        kinds = {"play move", "moves", "game id", "user", "version", "guild", "other guild", "lobby"}
+        kinds = {"play move", "moves", "game id", "user", "version", "guild", "other guild", "lobby", "caller",
+                 "settings", "cell", "level", "options", "status"}  # fmt: skip
         assert seen == kinds
         # The game is intact and playable after all that.
         turn = world.loop.run_until_complete(world.service.turn(anyone("1001"), gid))
