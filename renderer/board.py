@@ -280,7 +280,7 @@ def text_stamp(text: str, size: int, anchor: str = "lm") -> tuple[Image.Image, i
     every frame of a replay: rendering them once and pasting is several times faster.
     """
     f = font(size)
-    left, top, right, bottom = f.getbbox(text, anchor=anchor)
+    left, top, right, bottom = (int(v) for v in f.getbbox(text, anchor=anchor))
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=f, anchor=anchor)
     return mask, left, top
@@ -488,7 +488,7 @@ def _palette_colours() -> list[tuple[int, int, int]]:
     named += list(pal.PLAYERS) + [(0, 0, 0), (255, 255, 255), (60, 40, 30), (90, 110, 60)]
     # The preview veils its neighbours: those blends too.
     named += [
-        tuple(round(a * 0.55 + b * 0.45) for a, b in zip(c, pal.MARGIN_BG, strict=True))
+        tuple(round(a * 0.55 + b * 0.45) for a, b in zip(c, pal.MARGIN_BG, strict=True))  # type: ignore[misc]
         for c in (pal.FIELD, pal.CITY, pal.ROAD, pal.RIVER, pal.LAKE, pal.WALL, pal.EMPTY_CELL)
     ]
     unique = list(dict.fromkeys(named))

@@ -145,9 +145,9 @@ def _candidate(game: Game, placement: dict, s: int) -> Image.Image:
     draw.rectangle([ox, oy, ox + art.width - 1, oy + art.height - 1], outline=pal.LAST_PLACED, width=max(3, s // 24))
     f = font(number_font(s))
     r = number_radius(s)
-    for number, (cx, cy), _unused in number_positions(game, placement, s, ox, oy):
-        draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=(255, 255, 255), outline=(0, 0, 0), width=2)
-        draw.text((cx, cy), str(number), fill=(0, 0, 0), font=f, anchor="mm")
+    for number, (nx, ny), _unused in number_positions(game, placement, s, ox, oy):
+        draw.ellipse([nx - r, ny - r, nx + r, ny + r], fill=(255, 255, 255), outline=(0, 0, 0), width=2)
+        draw.text((nx, ny), str(number), fill=(0, 0, 0), font=f, anchor="mm")
     draw.text(
         (img.width / 2, rows * s + label_h / 2),
         _("rotation {degrees}°").format(degrees=rot),

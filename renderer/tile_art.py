@@ -76,7 +76,7 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.truetype(str(FONT_FILE), max(8, size))
 
 
-def _city_polygons(seg: Segment, s: float) -> list[list[Point]]:
+def _city_polygons(seg: Segment, s: float) -> list[tuple[int, list[list[Point]]]]:
     """City shape per cell of a city segment, in cell-local pixels."""
     by_cell: dict[int, list[int]] = {}
     for ci, d in seg.edges:
@@ -257,11 +257,12 @@ def _draw_tile(tile: TileType, s: int) -> Image.Image:
     # Fields a road or river splits are shaded apart: every other field a lighter green.
     fields = [seg for seg in tile.segments if seg.kind == "field"]
     for seg in fields[1::2]:
-        for ci, h_ in seg.halves:
-            x, y = _half_point(h_, s, 0.1 * s)
-            seed = (int(x + tile.cells[ci][0] * s), int(y + tile.cells[ci][1] * s))
+        for cell_index, half in seg.halves:
+            x, y = _half_point(half, s, 0.1 * s)
+            seed = (int(x + tile.cells[cell_index][0] * s), int(y + tile.cells[cell_index][1] * s))
             seed = (min(w - 3, max(2, seed[0])), min(h - 3, max(2, seed[1])))
-            if img.getpixel(seed)[:3] == pal.FIELD:
+            pixel = img.getpixel(seed)
+            if isinstance(pixel, tuple) and pixel[:3] == pal.FIELD:
                 flood_fill(img, seed, pal.FIELD_ALT + (255,))
     # A fine grid line between tiles.
     draw.rectangle([0, 0, w - 1, h - 1], outline=(90, 110, 60, 255))
