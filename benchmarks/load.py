@@ -32,7 +32,7 @@ from benchmarks.table import print_table
 from engine import ENGINE_VERSION, Game, snapshot
 from engine.ai import GreedyPlayer
 from service import GameService, LobbyOptions
-from service.games import (
+from service.gamelog import (
     SNAPSHOT_EVERY,
     _from_log,
     _from_snapshot,
@@ -140,7 +140,7 @@ async def through_service(rounds: int) -> list[tuple[str, str, str]]:
         await service.join(as_("b"), lobby.id, "Bob")
         await service.join(as_("c"), lobby.id, "Cy")
         await service.start(as_("a"), lobby.id)
-        from service.games import computer_moves
+        from engine.ai import computer_moves
 
         while True:
             row, game = await service.game(SYSTEM, lobby.id)

@@ -25,8 +25,8 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from benchmarks.table import print_table
+from engine.ai import computer_moves
 from service import GameService, LobbyOptions
-from service.games import computer_moves
 from storage import Store, open_database
 from storage.store import iso
 from tests.helpers import SYSTEM, anyone, as_  # noqa: F401
