@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from service import Caller, GameService, LobbyOptions, PlayResult
+from service import Caller, GameService, LobbyOptions, PlayResult, ServiceError
 from storage import Store, open_database
 from tests.helpers import as_
 
@@ -108,3 +108,23 @@ async def test_carc_new_seats_computers_of_a_level_and_the_thread_tells_their_fi
         first = row.setup["users"].index("700")  # computers seated before Ann played their turns
         assert post["content"].count("placed") >= first and "<@700>" in post["content"]
         assert not h.fake.violations
+
+
+async def test_carc_place_names_a_castles_cell_as_the_turn_picture_letters_it(service):
+    ann, bob = as_("u1"), as_("u2")
+    lobby = await service.create_lobby(ann, "Ann", LobbyOptions(sets=["base", "castles"], seed=3, turn_limit=0))
+    await service.join(bob, lobby.id, "Bob")
+    view = (await service.start(ann, lobby.id)).turn
+    assert view.question.kind == "draw"  # both hold castles: the first player may place one
+    castles = [o.move for o in view.question.options if o.move["type"] == "castle"]
+    assert castles and set(view.placements) == {(m["x"], m["y"]) for m in castles}  # lettered on the picture
+    who = Caller.offline(view.user_id)
+    target = castles[0]
+    try:
+        picks = await service.picks_for(who, lobby.id, (target["x"], target["y"]), target["rot"], None)
+    except ServiceError as exc:  # both castles of the hand fit there the same way: the panel asks which
+        assert "two of your castles fit there" in str(exc)
+        return
+    answer = await service.pick(who, lobby.id, picks, view.version)
+    assert not isinstance(answer, PlayResult)  # the castle is placed on the trial; its figure is asked next
+    assert answer.moves == [target] and answer.question.kind == "figure"
