@@ -31,6 +31,7 @@ from typing import Any
 from benchmarks.table import print_table
 from engine import ENGINE_VERSION, Game, snapshot
 from engine.ai import GreedyPlayer
+from engine.record import game_from_record
 from service import GameService, LobbyOptions
 from service.gamelog import (
     SNAPSHOT_EVERY,
@@ -63,7 +64,7 @@ def stored_rows(
     the snapshot ``tail`` moves back."""
     setup = {k: v for k, v in game.to_json().items() if k != "moves"}
     texts = [move_text(m) for m in game.moves]
-    earlier = Game.from_json({**setup, "moves": game.moves[: len(texts) - tail]})
+    earlier = game_from_record({**setup, "moves": game.moves[: len(texts) - tail]})
     digest = _log_hash(texts[: len(earlier.moves)]).hexdigest()
     blob = (len(earlier.moves), ENGINE_VERSION, _snapshot_blob(earlier, setup, digest))
     text = json.dumps(
@@ -156,7 +157,7 @@ async def through_service(rounds: int) -> list[tuple[str, str, str]]:
         for _ in range(rounds):
             start = time.perf_counter()
             loaded = await store.load_game(lobby.id)
-            await GameService(store)._replay(loaded)
+            await GameService(store).log.replay(loaded)
             after.append(time.perf_counter() - start)
             start = time.perf_counter()
             loaded = await store.load_game(lobby.id)

@@ -15,6 +15,7 @@ from benchmarks.table import print_table
 from engine import Game
 from engine.ai import GreedyPlayer, RandomPlayer
 from engine.catalog import SET_TILES
+from engine.record import game_from_record
 from renderer.board import label_cells, png_bytes, render_board
 from renderer.preview import render_preview
 from renderer.summary import replay_gif
@@ -54,7 +55,7 @@ def main() -> None:
 
     # One move before the end: the picture after a move, with the legal cells marked.
     record = game.to_json()
-    before = Game.from_json(dict(record, moves=record["moves"][:-4]))
+    before = game_from_record(dict(record, moves=record["moves"][:-4]))
     while before.step != "tile":
         before.apply(ais[before.actor].choose(before))
     render_board(before)
