@@ -46,9 +46,8 @@ class ServiceCore:
         """
         who, game_id = caller(who), validate.game_id(game_id)
         async with self.log.lock(game_id):
-            row = await self.log.row(game_id)
-            self.authorize(row, who)  # before loading: another server's game is not even replayed
-            row, game = await self.log.load(game_id)
+            row, game = await self.log.load(game_id)  # usually the cached game: no round trip
+        self.authorize(row, who)
         return row, game
 
     # Implemented by the parts (declared here so that each part may call the others).

@@ -204,6 +204,8 @@ class Turns(ServiceCore):
                 if not seat.is_ai and seat.status == "playing":
                     # A human is asked only what has a choice: a decision with a single option
                     # (the plague with one follower standing) is made for them, and said.
+                    if game.step == "tile" or len(game.legal_moves()) != 1:  # cheap: no labels worded
+                        return events
                     question = game.question()
                     if not _forced(question):
                         return events
