@@ -62,7 +62,8 @@ def caller_of(interaction: discord.Interaction) -> Caller:
     if interaction.guild_id is None:
         raise ServiceError(not_in_dms())
     perms = getattr(interaction, "permissions", None)
-    return Caller.member(str(interaction.user.id), str(interaction.guild_id), bool(perms and perms.manage_guild))
+    roles = tuple(role.id for role in getattr(interaction.user, "roles", []))  # a member's roles (organisers)
+    return Caller.member(str(interaction.user.id), str(interaction.guild_id), bool(perms and perms.manage_guild), roles)
 
 
 def missing_permissions(interaction: discord.Interaction) -> list[str]:

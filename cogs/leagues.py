@@ -124,7 +124,7 @@ class Leagues(commands.Cog):
 
     # ------------------------------------------------------------------ helpers
     async def _find(self, interaction: discord.Interaction, name: str) -> LeagueRow:
-        return await leagues_of(interaction).find(str(interaction.guild_id), name[:NAME_LENGTH])
+        return await leagues_of(interaction).find(caller_of(interaction), name[:NAME_LENGTH])
 
     async def _names(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         found = await leagues_of(interaction).store.leagues(str(interaction.guild_id))
@@ -171,7 +171,7 @@ class Leagues(commands.Cog):
         organiser_role: discord.Role | None = None,
     ) -> None:  # fmt: skip
         row = await leagues_of(interaction).create(
-            str(interaction.guild_id), name, str(interaction.user.id), _is_manager(interaction),
+            caller_of(interaction), name,
             sets=[s.strip()[:20] for s in sets[:200].split(",") if s.strip()], max_players=players,
             turn_limit=turn_hours * 3600, organiser_role=organiser_role.id if organiser_role else None,
             language=server_language(interaction),
@@ -187,7 +187,7 @@ class Leagues(commands.Cog):
     @app_commands.describe(role="Leave empty so that only server managers run the league")
     async def organisers(self, interaction: discord.Interaction, name: str, role: discord.Role | None = None) -> None:
         league = await self._find(interaction, name)
-        await leagues_of(interaction).set_organiser_role(league.id, role.id if role else None, _is_manager(interaction))
+        await leagues_of(interaction).set_organiser_role(caller_of(interaction), league.id, role.id if role else None)
         if role:
             text = _("**{league}** is run by the members of {role}.").format(
                 league=name_md(league.name), role=role.mention
@@ -199,7 +199,7 @@ class Leagues(commands.Cog):
     @league.command(name="join", description="Join a league")
     async def join(self, interaction: discord.Interaction, name: str) -> None:
         league = await self._find(interaction, name)
-        await leagues_of(interaction).join(league.id, str(interaction.user.id), interaction.user.display_name)
+        await leagues_of(interaction).join(caller_of(interaction), league.id, interaction.user.display_name)
         text = _(
             "You are in **{league}**. `/league fixtures` shows your matches; "
             "in a ladder season, open a rated game with `/league play`."
@@ -209,7 +209,7 @@ class Leagues(commands.Cog):
     @league.command(name="leave", description="Leave a league (your results stay)")
     async def leave(self, interaction: discord.Interaction, name: str) -> None:
         league = await self._find(interaction, name)
-        await leagues_of(interaction).leave(league.id, str(interaction.user.id))
+        await leagues_of(interaction).leave(caller_of(interaction), league.id)
         await interaction.response.send_message(
             _("You left **{league}**.").format(league=name_md(league.name)), ephemeral=True
         )
@@ -268,10 +268,10 @@ class Leagues(commands.Cog):
     ) -> None:  # fmt: skip
         league = await self._find(interaction, name)
         service = leagues_of(interaction)
-        who = (_is_manager(interaction), _role_ids(interaction))
+        who = caller_of(interaction)
         if action == "end":
             await interaction.response.defer(ephemeral=True)
-            table = await service.end_season(league.id, who[0], who[1])
+            table = await service.end_season(who, league.id)
             podium = ", ".join(f"{s.rank}. {name_md(s.name)}" for s in table[:3]) or _("nobody played")
             await interaction.followup.send(_("The season is closed."), ephemeral=True)
             text = _("The season of **{league}** is over: {podium}. `/league history` keeps it.").format(
@@ -284,9 +284,7 @@ class Leagues(commands.Cog):
             rules = self._rules(league, format, division_size, rounds, best_of, window_days, sets, points, tiebreak,
                                 deadline_rule)  # fmt: skip
         await interaction.response.defer(ephemeral=True)
-        number = await service.start_season(
-            league.id, who[0], rules, str(interaction.guild_id), str(interaction.channel_id), who[1]
-        )
+        number = await service.start_season(who, league.id, rules, str(interaction.channel_id))
         if rules is None:
             text = _("Season {n} of **{league}** has started (a rating ladder): `/league play`.").format(
                 n=number, league=name_md(league.name)
@@ -325,9 +323,10 @@ class Leagues(commands.Cog):
     async def divisions(self, interaction: discord.Interaction, name: str, reseed: bool = False) -> None:
         league = await self._find(interaction, name)
         service = leagues_of(interaction)
-        entrants = await service.entrants(league.id)
+        who = caller_of(interaction)
+        entrants = await service.entrants(who, league.id)
         if reseed or not entrants:
-            entrants = await service.seed(league.id, _is_manager(interaction), _role_ids(interaction))
+            entrants = await service.seed(who, league.id)
         lines = []
         for division in sorted({e.division for e in entrants}):
             names = ", ".join(name_md(e.name, 24) for e in entrants if e.division == division)
@@ -340,9 +339,7 @@ class Leagues(commands.Cog):
         division: app_commands.Range[int, 1, 20],
     ) -> None:  # fmt: skip
         league = await self._find(interaction, name)
-        entrants = await leagues_of(interaction).assign(
-            league.id, str(member.id), division, _is_manager(interaction), _role_ids(interaction)
-        )
+        entrants = await leagues_of(interaction).assign(caller_of(interaction), league.id, str(member.id), division)
         size = sum(1 for e in entrants if e.division == division)
         text = ngettext(
             "{player} plays in division {division} ({n} player).",
@@ -355,7 +352,7 @@ class Leagues(commands.Cog):
     async def kickoff(self, interaction: discord.Interaction, name: str) -> None:
         league = await self._find(interaction, name)
         await interaction.response.defer(ephemeral=True)
-        notice = await leagues_of(interaction).kickoff(league.id, _is_manager(interaction), _role_ids(interaction))
+        notice = await leagues_of(interaction).kickoff(caller_of(interaction), league.id)
         count = len(notice.games)
         await interaction.followup.send(
             ngettext("Round 1 is open: {n} match.", "Round 1 is open: {n} matches.", count).format(n=count),
@@ -371,9 +368,8 @@ class Leagues(commands.Cog):
         league = await self._find(interaction, name)
         await interaction.response.defer(ephemeral=True)
         notice = await leagues_of(interaction).override(
-            league.id, match, str(winner.id) if winner else None, reason[:300], str(interaction.user.id),
-            _is_manager(interaction), _role_ids(interaction),
-        )  # fmt: skip
+            caller_of(interaction), league.id, match, str(winner.id) if winner else None, reason[:300]
+        )
         await interaction.followup.send(_("Match #{id} is set.").format(id=match), ephemeral=True)
         await self.post_notice(notice, interaction.channel)
 
@@ -381,7 +377,8 @@ class Leagues(commands.Cog):
     @league.command(name="fixtures", description="Your next matches in a league's running season")
     async def fixtures(self, interaction: discord.Interaction, name: str) -> None:
         league = await self._find(interaction, name)
-        mine = await leagues_of(interaction).fixtures_for(league.id, str(interaction.user.id))
+        who = caller_of(interaction)
+        mine = await leagues_of(interaction).fixtures_for(who, league.id, who.user_id)
         me = str(interaction.user.id)
         lines = [self._fixture_line(f, me) for f in mine[:20]]
         text = "\n".join(lines) or _("You have no match left to play this season.")
@@ -415,7 +412,7 @@ class Leagues(commands.Cog):
     @league.command(name="progress", description="The current round's matches and how far they are")
     async def progress(self, interaction: discord.Interaction, name: str) -> None:
         league = await self._find(interaction, name)
-        matches = await leagues_of(interaction).progress(league.id)
+        matches = await leagues_of(interaction).progress(caller_of(interaction), league.id)
         decided = sum(1 for f in matches if f.outcome is not None and f.outcome.decided)
         head = _("**{league}**, round {n}: {decided}/{total} decided").format(
             league=name_md(league.name), n=matches[0].round if matches else 0, decided=decided, total=len(matches)
@@ -427,11 +424,12 @@ class Leagues(commands.Cog):
     async def standings(self, interaction: discord.Interaction, name: str, season: int | None = None) -> None:
         league = await self._find(interaction, name)
         service = leagues_of(interaction)
-        number = season or await service.current_season(league.id) or len(await service.store.seasons(league.id))
-        competition = await service.competition(league.id, number)
+        who = caller_of(interaction)
+        number = season or await service.current_season(who, league.id) or len(await service.store.seasons(league.id))
+        competition = await service.competition(who, league.id, number)
         title = _("{league} · season {n}").format(league=league.name, n=number)
         if competition is not None:
-            tables = await service.season_tables(league.id, number)
+            tables = await service.season_tables(who, league.id, number)
             if not any(tables.values()):
                 await interaction.response.send_message(_("The divisions are not seeded yet."), ephemeral=True)
                 return
@@ -446,7 +444,7 @@ class Leagues(commands.Cog):
             ]
             image = await asyncio.to_thread(lambda: png_bytes(render_tables(title, labelled)))
         else:
-            table = await service.standings(league.id, number)
+            table = await service.standings(who, league.id, number)
             if not table:
                 await interaction.response.send_message(
                     _("**{league}** has no rated player yet.").format(league=name_md(league.name)), ephemeral=True
@@ -484,7 +482,7 @@ class Leagues(commands.Cog):
     @league.command(name="history", description="The league's past seasons: winners, promotions, relegations")
     async def history(self, interaction: discord.Interaction, name: str) -> None:
         league = await self._find(interaction, name)
-        seasons = await leagues_of(interaction).history(league.id)
+        seasons = await leagues_of(interaction).history(caller_of(interaction), league.id)
         count = len(seasons)
         lines = [
             ngettext("**{league}** — {n} season", "**{league}** — {n} seasons", count).format(
@@ -512,7 +510,7 @@ class Leagues(commands.Cog):
     async def player(self, interaction: discord.Interaction, name: str, member: discord.User | None = None) -> None:
         league = await self._find(interaction, name)
         target = member or interaction.user
-        info = await leagues_of(interaction).player(league.id, str(target.id))
+        info = await leagues_of(interaction).player(caller_of(interaction), league.id, str(target.id))
         s = info["standing"]
         head = _("**{player}** in {league}: ").format(player=name_md(target.display_name), league=name_md(league.name))
         if s:
@@ -537,7 +535,7 @@ class Leagues(commands.Cog):
     @league.command(name="games", description="The league's games")
     async def games(self, interaction: discord.Interaction, name: str) -> None:
         league = await self._find(interaction, name)
-        rows = await leagues_of(interaction).league_games(league.id)
+        rows = await leagues_of(interaction).league_games(caller_of(interaction), league.id)
         lines = [f"#{r.id} {r.status} — {', '.join(name_md(s.name, 24) for s in r.seats)}" for r in rows[-20:]]
         await interaction.response.send_message(clip("\n".join(lines) or _("No games yet.")), ephemeral=True)
 

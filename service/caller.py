@@ -26,11 +26,12 @@ class Caller:
     guild_id: str | None
     kind: Literal["member", "offline", "system"]
     manager: bool = False  # manages the server it acts in (Discord's Manage Server)
+    roles: tuple[int, ...] = ()  # the user's roles in that server (a league's organisers are a role)
 
     @classmethod
-    def member(cls, user_id: str, guild_id: str, manager: bool = False) -> Caller:
+    def member(cls, user_id: str, guild_id: str, manager: bool = False, roles: tuple[int, ...] = ()) -> Caller:
         """A Discord user acting in a server; ``manager``: they may manage it."""
-        return cls(validate.user_id(user_id), _server(guild_id), "member", bool(manager))
+        return cls(validate.user_id(user_id), _server(guild_id), "member", bool(manager), tuple(roles))
 
     @classmethod
     def offline(cls, user_id: str) -> Caller:

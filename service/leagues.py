@@ -500,7 +500,9 @@ def _contained(method: Callable[..., Awaitable[T]]) -> Callable[..., Awaitable[T
     return contained
 
 
-class LeagueService:
+class LeagueCore:
+    """The league operations; ``LeagueService`` below is what callers use (each call names its caller)."""
+
     def __init__(self, games: GameService, store: LeagueStore, clock: Callable[[], datetime] = utcnow) -> None:
         self.games = games
         self.store = store
@@ -565,14 +567,14 @@ class LeagueService:
         """Server managers name the role whose members run the league's seasons (None: nobody else)."""
         if not is_manager:
             raise ServiceError(_("only server managers (Manage Server) can name a league's organisers"))
-        await self.league(league_id)
+        await self._league_row(league_id)
         await self.store.set_league_option(league_id, "organiser_role", role_id)
-        return await self.league(league_id)
+        return await self._league_row(league_id)
 
     @_contained
     async def join(self, league_id: int, user_id: str, name: str) -> None:
         user_id, name = validate.user_id(user_id), validate.display_name(name)
-        await self.league(league_id)
+        await self._league_row(league_id)
         try:
             await self.store.add_member(league_id, user_id, name, self.clock())
         except Conflict as exc:
@@ -598,7 +600,7 @@ class LeagueService:
     ) -> int:  # fmt: skip
         """A new season: a rating ladder, or (with ``rules``) a competition whose divisions are
         seeded next and whose first round opens at ``kickoff``."""
-        league = await self.league(league_id)
+        league = await self._league_row(league_id)
         self._check_organiser(league, is_manager, role_ids, N_("start a season"))
         checked = rules.checked() if rules is not None else None
         try:
@@ -613,12 +615,12 @@ class LeagueService:
     async def end_season(self, league_id: int, is_manager: bool, role_ids: list[int] | None = None) -> list[Standing]:
         """Close the running season; its final standings (and a competition's tables and
         movements) are kept as they are now."""
-        league = await self.league(league_id)
+        league = await self._league_row(league_id)
         self._check_organiser(league, is_manager, role_ids, N_("end a season"))
-        season = await self.current_season(league_id)
+        season = await self._current_season(league_id)
         if season is None:
             raise ServiceError(_("no season is running"))
-        table = await self.standings(league_id, season)
+        table = await self._standings(league_id, season)
         archive = await self._archive(league_id, season, table)
         await self.store.end_season(league_id, season, archive, self.clock())  # type: ignore[arg-type]
         competition = await self.store.competition(league_id, season)
@@ -639,7 +641,7 @@ class LeagueService:
         competition = await self.store.competition(league_id, season)
         if competition is None:
             return [asdict(s) for s in ladder]
-        tables = await self.season_tables(league_id, season)
+        tables = await self._season_tables(league_id, season)
         return {
             "ratings": [asdict(s) for s in ladder],
             "format": competition.rules["format"],
@@ -649,11 +651,11 @@ class LeagueService:
     @_contained
     async def competition(self, league_id: int, season: int | None = None) -> CompetitionRow | None:
         if season is None:
-            season = await self.current_season(league_id)
+            season = await self._current_season(league_id)
         return None if season is None else await self.store.competition(league_id, season)
 
     async def _running_competition(self, league: LeagueRow) -> CompetitionRow:
-        season = await self.current_season(league.id)
+        season = await self._current_season(league.id)
         competition = None if season is None else await self.store.competition(league.id, season)
         if competition is None:
             raise ServiceError(
@@ -663,7 +665,7 @@ class LeagueService:
 
     async def _members_by_rating(self, league_id: int, season: int) -> list[tuple[str, str]]:
         """Active members, best rated first: (user id, name)."""
-        league = await self.league(league_id)
+        league = await self._league_row(league_id)
         ratings = await self.store.ratings(league_id)
         members = await self.store.members(league_id, active_only=True)
         boost = league.options["season_sigma_boost"]
@@ -679,7 +681,7 @@ class LeagueService:
         """Put the active members into divisions: last season's movements first (promoted up,
         relegated down), newcomers by rating into the lowest division; without a previous
         divisional season, by rating alone. Swiss: everyone in one group, seeded by rating."""
-        league = await self.league(league_id)
+        league = await self._league_row(league_id)
         self._check_organiser(league, is_manager, role_ids, N_("seed a season"))
         competition = await self._running_competition(league)
         rules = CompetitionRules.from_json(competition.rules)
@@ -720,7 +722,7 @@ class LeagueService:
     @_contained
     async def entrants(self, league_id: int) -> list[EntrantRow]:
         """The running competition's players by division and seed (empty until seeded)."""
-        competition = await self._running_competition(await self.league(league_id))
+        competition = await self._running_competition(await self._league_row(league_id))
         return await self.store.entrants(league_id, competition.season)
 
     async def _previous_divisions(self, league_id: int, season: int) -> dict[str, int]:
@@ -736,12 +738,12 @@ class LeagueService:
         self, league_id: int, user_id: str, division: int, is_manager: bool, role_ids: list[int] | None = None
     ) -> list[EntrantRow]:
         """An organiser puts one member into a division (before kick-off)."""
-        league = await self.league(league_id)
+        league = await self._league_row(league_id)
         self._check_organiser(league, is_manager, role_ids, N_("assign divisions"))
         competition = await self._running_competition(league)
         entrants = await self.store.entrants(league_id, competition.season)
         if not entrants:
-            entrants = await self.seed(league_id, is_manager, role_ids)
+            entrants = await self._seed(league_id, is_manager, role_ids)
         if not await self.store.is_member(league_id, user_id):
             raise ServiceError(_("only members of the league can be placed in a division"))
         if not 1 <= division <= max(e.division for e in entrants) + 1:
@@ -766,18 +768,18 @@ class LeagueService:
 
     async def _language(self, league_id: int) -> str:
         """The language of a league's public notices and games (the server's when it was created)."""
-        return language_of((await self.league(league_id)).options.get("language"))
+        return language_of((await self._league_row(league_id)).options.get("language"))
 
     async def _kickoff(self, league_id: int, is_manager: bool, role_ids: list[int] | None) -> LeagueNotice:
         """Open the first round (seeding first if nobody has been placed yet)."""
-        league = await self.league(league_id)
+        league = await self._league_row(league_id)
         self._check_organiser(league, is_manager, role_ids, N_("kick off a season"))
         competition = await self._running_competition(league)
         if await self.store.fixtures(league_id, competition.season):
             raise ServiceError(_("the season has already kicked off"))
         entrants = await self.store.entrants(league_id, competition.season)
         if not entrants:
-            entrants = await self.seed(league_id, is_manager, role_ids)
+            entrants = await self._seed(league_id, is_manager, role_ids)
         for division in {e.division for e in entrants}:
             if sum(1 for e in entrants if e.division == division) < 2:
                 raise ServiceError(_("division {n} has fewer than 2 players").format(n=division))
@@ -825,7 +827,7 @@ class LeagueService:
             fixtures = await self.store.fixtures(league.id, season)
             played = {frozenset((f.home, f.away)) for f in fixtures if f.away is not None}
             had_bye = {f.home for f in fixtures if f.away is None}
-            tables = await self.season_tables(league.id, season)
+            tables = await self._season_tables(league.id, season)
             order = [r.user_id for r in tables.get(1, [])]
             if number == 1:
                 order = [e.user_id for e in sorted(entrants, key=lambda e: e.seed)]
@@ -934,9 +936,9 @@ class LeagueService:
         if found is None:
             return
         league_id, season, fixture_id = found
-        league = await self.league(league_id)
+        league = await self._league_row(league_id)
         competition = await self.store.competition(league_id, season)
-        if competition is None or await self.current_season(league_id) != season:
+        if competition is None or await self._current_season(league_id) != season:
             return  # the season's tables closed with it: a game finished later is rated, not counted
         rules = CompetitionRules.from_json(competition.rules)
         firsts = [r for r in ranking if r["rank"] == 1]
@@ -982,7 +984,7 @@ class LeagueService:
         return notices
 
     async def _tick_competition(self, competition: CompetitionRow, now: datetime) -> list[LeagueNotice]:
-        league = await self.league(competition.league_id)
+        league = await self._league_row(competition.league_id)
         rules = CompetitionRules.from_json(competition.rules)
         season = competition.season
         outcomes = await self._outcomes(league.id, season, rules)
@@ -1072,7 +1074,7 @@ class LeagueService:
         self, league_id: int, fixture_id: int, winner: str | None, reason: str, by_user: str, is_manager: bool,
         role_ids: list[int] | None,
     ) -> LeagueNotice:  # fmt: skip
-        league = await self.league(league_id)
+        league = await self._league_row(league_id)
         self._check_organiser(league, is_manager, role_ids, N_("override a result"))
         competition = await self._running_competition(league)
         reason = " ".join(reason.split())
@@ -1107,12 +1109,12 @@ class LeagueService:
     # ------------------------------------------------------------------ ladder games
     async def open_lobby(self, who: Caller, league_id: int, name: str, channel_id: str | None = None) -> GameRow:
         who = caller(who)
-        league = await self.league(league_id)
+        league = await self._league_row(league_id)
         if not who.may_see(league.guild_id):
             raise ServiceError(_("there is no such league in this server"))
         if not await self.store.is_member(league_id, who.user_id):
             raise ServiceError(_("join the league {league!r} first (/league join)").format(league=league.name))
-        season = await self.current_season(league_id)
+        season = await self._current_season(league_id)
         if season is None:
             raise ServiceError(
                 _("{league!r} has no season running: a manager starts one with /league season").format(
@@ -1168,7 +1170,7 @@ class LeagueService:
 
     @_contained
     async def _rebuild_one(self, league_id: int) -> int:
-        for league in [await self.league(league_id)]:
+        for league in [await self._league_row(league_id)]:
             ratings: dict[RatingKey, Rating] = {}
             results = await self.store.results(league.id)
             for result in results:
@@ -1185,7 +1187,7 @@ class LeagueService:
     @_contained
     async def standings(self, league_id: int, season: int | None = None) -> list[Standing]:
         """The ratings table of a season (for a competition: beside its division tables)."""
-        league = await self.league(league_id)
+        league = await self._league_row(league_id)
         seasons = await self.store.seasons(league_id)
         if season is None:
             season = seasons[-1].number if seasons else 1
@@ -1228,7 +1230,7 @@ class LeagueService:
     @_contained
     async def rating_changes(self, league_id: int, season: int) -> dict[str, tuple[int, int, bool]]:
         """user -> (friendly rating now, change since the season began, provisional)."""
-        league = await self.league(league_id)
+        league = await self._league_row(league_id)
         ratings = await self.store.ratings(league_id)
         boost = league.options["season_sigma_boost"]
         before_season = {k: v for k, v in ratings.items() if k[0] < season}
@@ -1248,7 +1250,7 @@ class LeagueService:
     async def season_tables(self, league_id: int, season: int | None = None) -> dict[int, list[TableRow]]:
         """A competition season's division tables (Swiss: one table), computed from the log."""
         if season is None:
-            season = await self.current_season(league_id) or max(
+            season = await self._current_season(league_id) or max(
                 (s.number for s in await self.store.seasons(league_id)), default=1
             )
         competition = await self.store.competition(league_id, season)
@@ -1260,14 +1262,14 @@ class LeagueService:
             await self.store.entrants(league_id, season),
             await self.store.fixtures(league_id, season),
             await self.store.match_log(league_id, season),
-            await self.rating_changes(league_id, season),
+            await self._rating_changes(league_id, season),
         )
 
     @_contained
     async def fixtures_for(self, league_id: int, user_id: str) -> list[FixtureView]:
         """A player's matches still to play this season: the open ones with their games and
         deadline, then (in a round robin) the later rounds of the schedule."""
-        league = await self.league(league_id)
+        league = await self._league_row(league_id)
         competition = await self._running_competition(league)
         rules = CompetitionRules.from_json(competition.rules)
         entrants = await self.store.entrants(league_id, competition.season)
@@ -1304,7 +1306,7 @@ class LeagueService:
     @_contained
     async def progress(self, league_id: int) -> list[FixtureView]:
         """Every match of the current round, decided or not (for organisers)."""
-        league = await self.league(league_id)
+        league = await self._league_row(league_id)
         competition = await self._running_competition(league)
         rules = CompetitionRules.from_json(competition.rules)
         names = {e.user_id: e.name for e in await self.store.entrants(league_id, competition.season)}
@@ -1340,7 +1342,7 @@ class LeagueService:
 
     @_contained
     async def player(self, league_id: int, user_id: str) -> dict[str, Any]:
-        table = await self.standings(league_id)
+        table = await self._standings(league_id)
         me = next((s for s in table if s.user_id == user_id), None)
         history = []
         for result in await self.store.results(league_id):
@@ -1354,3 +1356,135 @@ class LeagueService:
     @_contained
     async def league_games(self, league_id: int) -> list[GameRow]:
         return [await self.games.store.get_game(i) for i in await self.store.game_ids(league_id)]
+
+    # The core's own versions, for its internal calls (the public ones below check the caller).
+    _league_row = league
+    _current_season = current_season
+    _competition = competition
+    _entrants = entrants
+    _standings = standings
+    _season_tables = season_tables
+    _seed = seed
+    _rating_changes = rating_changes
+
+
+class LeagueService(LeagueCore):
+    """Leagues, seasons and competitions. Every call that reads or changes a league names its caller
+    (``service.caller``): a league is reached only from its own server, its administration by the
+    server's managers or its organisers' role (``Caller.roles``)."""
+
+    async def _reach(self, who: Caller, league_id: int) -> LeagueRow:
+        who, league_id = caller(who), validate.league_id(league_id)
+        league = await self._league_row(league_id)
+        if not who.may_see(league.guild_id):
+            raise ServiceError(_("there is no league #{id} in this server").format(id=league_id))
+        return league
+
+    @staticmethod
+    def _server(who: Caller) -> str:
+        who = caller(who)
+        if who.guild_id is None:
+            raise ServiceError(_("leagues belong to a server: use the commands there"))
+        return who.guild_id
+
+    async def create(self, who: Caller, name: str, **options: Any) -> LeagueRow:  # type: ignore[override]
+        guild = self._server(who)
+        return await super().create(guild, name, who.user_id, who.manager, **options)
+
+    async def find(self, who: Caller, name: str) -> LeagueRow:  # type: ignore[override]
+        return await super().find(self._server(who), name)
+
+    async def league(self, who: Caller, league_id: int) -> LeagueRow:  # type: ignore[override]
+        return await self._reach(who, league_id)
+
+    async def set_organiser_role(self, who: Caller, league_id: int, role_id: int | None) -> LeagueRow:  # type: ignore[override]
+        await self._reach(who, league_id)
+        return await super().set_organiser_role(league_id, role_id, who.manager)
+
+    async def join(self, who: Caller, league_id: int, name: str) -> None:  # type: ignore[override]
+        await self._reach(who, league_id)
+        await super().join(league_id, who.user_id, name)
+
+    async def leave(self, who: Caller, league_id: int) -> None:  # type: ignore[override]
+        await self._reach(who, league_id)
+        await super().leave(league_id, who.user_id)
+
+    async def current_season(self, who: Caller, league_id: int) -> int | None:  # type: ignore[override]
+        await self._reach(who, league_id)
+        return await self._current_season(league_id)
+
+    async def start_season(  # type: ignore[override]
+        self, who: Caller, league_id: int, rules: CompetitionRules | None = None, channel_id: str | None = None
+    ) -> int:
+        league = await self._reach(who, league_id)
+        return await super().start_season(league_id, who.manager, rules, league.guild_id, channel_id, list(who.roles))
+
+    async def end_season(self, who: Caller, league_id: int) -> list[Standing]:  # type: ignore[override]
+        await self._reach(who, league_id)
+        return await super().end_season(league_id, who.manager, list(who.roles))
+
+    async def competition(  # type: ignore[override]
+        self, who: Caller, league_id: int, season: int | None = None
+    ) -> CompetitionRow | None:
+        await self._reach(who, league_id)
+        return await self._competition(league_id, season)
+
+    async def seed(self, who: Caller, league_id: int) -> list[EntrantRow]:  # type: ignore[override]
+        await self._reach(who, league_id)
+        return await self._seed(league_id, who.manager, list(who.roles))
+
+    async def entrants(self, who: Caller, league_id: int) -> list[EntrantRow]:  # type: ignore[override]
+        await self._reach(who, league_id)
+        return await self._entrants(league_id)
+
+    async def assign(  # type: ignore[override]
+        self, who: Caller, league_id: int, user_id: str, division: int
+    ) -> list[EntrantRow]:
+        await self._reach(who, league_id)
+        return await super().assign(league_id, user_id, division, who.manager, list(who.roles))
+
+    async def kickoff(self, who: Caller, league_id: int) -> LeagueNotice:  # type: ignore[override]
+        await self._reach(who, league_id)
+        return await super().kickoff(league_id, who.manager, list(who.roles))
+
+    async def override(  # type: ignore[override]
+        self, who: Caller, league_id: int, fixture_id: int, winner: str | None, reason: str
+    ) -> LeagueNotice:
+        await self._reach(who, league_id)
+        return await super().override(league_id, fixture_id, winner, reason, who.user_id, who.manager, list(who.roles))
+
+    async def standings(self, who: Caller, league_id: int, season: int | None = None) -> list[Standing]:  # type: ignore[override]
+        await self._reach(who, league_id)
+        return await self._standings(league_id, season)
+
+    async def rating_changes(  # type: ignore[override]
+        self, who: Caller, league_id: int, season: int
+    ) -> dict[str, tuple[int, int, bool]]:
+        await self._reach(who, league_id)
+        return await self._rating_changes(league_id, season)
+
+    async def season_tables(  # type: ignore[override]
+        self, who: Caller, league_id: int, season: int | None = None
+    ) -> dict[int, list[TableRow]]:
+        await self._reach(who, league_id)
+        return await self._season_tables(league_id, season)
+
+    async def fixtures_for(self, who: Caller, league_id: int, user_id: str) -> list[FixtureView]:  # type: ignore[override]
+        await self._reach(who, league_id)
+        return await super().fixtures_for(league_id, user_id)
+
+    async def progress(self, who: Caller, league_id: int) -> list[FixtureView]:  # type: ignore[override]
+        await self._reach(who, league_id)
+        return await super().progress(league_id)
+
+    async def history(self, who: Caller, league_id: int) -> list[dict[str, Any]]:  # type: ignore[override]
+        await self._reach(who, league_id)
+        return await super().history(league_id)
+
+    async def player(self, who: Caller, league_id: int, user_id: str) -> dict[str, Any]:  # type: ignore[override]
+        await self._reach(who, league_id)
+        return await super().player(league_id, user_id)
+
+    async def league_games(self, who: Caller, league_id: int) -> list[GameRow]:  # type: ignore[override]
+        await self._reach(who, league_id)
+        return await super().league_games(league_id)

@@ -59,6 +59,13 @@ def game_id(value: Any) -> int:
     return value
 
 
+def league_id(value: Any) -> int:
+    """A league number: a true int in 1 .. 2**63-1."""
+    if not is_int(value) or not 1 <= value <= MAX_GAME_ID:
+        raise InvalidInput(_("there is no league {id}").format(id=clip(value, 30)))
+    return value
+
+
 def version(value: Any) -> int | None:
     if value is None:
         return None

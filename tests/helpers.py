@@ -92,13 +92,13 @@ def turn_frames(data: bytes) -> list[Image.Image]:
 
 
 # ---------------------------------------------------------------------- callers
-def as_(user_id: str, guild_id: str | None = None, manager: bool = False) -> Any:
+def as_(user_id: str, guild_id: str | None = None, manager: bool = False, roles: Any = ()) -> Any:
     """A user acting in a server (``guild_id``), or offline (no server) as the terminal does."""
     from service import Caller
 
     if guild_id is None:  # an offline game has no server to manage: a test may still say it does
-        return Caller(user_id, None, "offline", manager)
-    return Caller.member(user_id, guild_id, manager)
+        return Caller(user_id, None, "offline", manager, tuple(roles or ()))
+    return Caller.member(user_id, guild_id, manager, tuple(roles or ()))
 
 
 def anyone(guild_id: str | None) -> Any:

@@ -95,12 +95,12 @@ async def test_a_divisional_season_through_the_commands(tmp_path):
         round_post = next(m for m in h.messages_in(channel) if "round 1 of 3" in m["content"])
         assert round_post["content"].count("<@") == 4
         leagues = h.bot.leagues
-        league = await leagues.find(str(next(iter(h.fake.guilds))), name)
+        league = await leagues.find(anyone(str(next(iter(h.fake.guilds)))), name)
         fixtures = reply_of(h, await h.slash(members[1], channel, "league fixtures", name=name))
         assert "round 1" in fixtures
         assert "round 1: 0/2 decided" in reply_of(h, await h.slash(BOSS, channel, "league progress", name=name))
         for number in (1, 2, 3):
-            for f in await leagues.progress(league.id):
+            for f in await leagues.progress(anyone(league.guild_id), league.id):
                 await play_out(h.bot.service, f.games[-1])
             if number < 3:
                 assert any(f"round {number + 1} of 3" in m["content"] for m in h.messages_in(channel))
@@ -169,9 +169,9 @@ async def test_league_rebuild_command(tmp_path):
     db = await open_database(tmp_path / "bot.db")
     games = GameService(Store(db))
     leagues = LeagueService(games, LeagueStore(games.store))
-    league = await leagues.create("1", "Sunday", "boss", True, max_players=2)
-    await leagues.join(league.id, "111", "Ann")
-    await leagues.join(league.id, "222", "Bob")
+    league = await leagues.create(as_("boss", "1", manager=True), "Sunday", max_players=2)
+    await leagues.join(as_("111", "1"), league.id, "Ann")
+    await leagues.join(as_("222", "1"), league.id, "Bob")
     lobby = await leagues.open_lobby(as_("111", league.guild_id), league.id, "Ann")
     await games.join(as_("222", "1"), lobby.id, "Bob")
     await games.start(as_("111", "1"), lobby.id)

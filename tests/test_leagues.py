@@ -20,9 +20,9 @@ PLAYERS = {"u1": "Ann", "u2": "Bob", "u3": "Cy", "u4": "Dee"}
 
 
 async def league_with_members(leagues, **options):
-    league = await leagues.create("g1", "Friday", "boss", True, **options)
+    league = await leagues.create(as_("boss", "g1", manager=True), "Friday", **options)
     for uid, name in PLAYERS.items():
-        await leagues.join(league.id, uid, name)
+        await leagues.join(as_(uid, "g1"), league.id, name)
     return league
 
 
@@ -103,10 +103,10 @@ async def test_a_season_rates_games_and_a_rebuild_gives_the_same_numbers(env):
     assert {u: (mu, sigma) for (_, u), (mu, sigma, _) in incremental.items()} == expected
     await leagues.rebuild(league.id)
     assert await leagues.store.ratings(league.id) == incremental
-    table = await leagues.standings(league.id)
+    table = await leagues.standings(anyone("g1"), league.id)
     assert [s.ordinal for s in table] == sorted((s.ordinal for s in table), reverse=True)
     assert all(s.provisional for s in table)  # nobody has 5 rated games yet
-    me = await leagues.player(league.id, "u2")
+    me = await leagues.player(anyone("g1"), league.id, "u2")
     assert [h["game"] for h in me["history"]] == played
 
 
@@ -114,11 +114,11 @@ async def test_a_new_season_widens_the_uncertainty_and_keeps_the_old_standings(e
     games, leagues = env
     league = await league_with_members(leagues, season_sigma_boost=3.0)
     await league_game(games, leagues, league, ["u1", "u2"])
-    before = {s.user_id: s for s in await leagues.standings(league.id)}
-    final = await leagues.end_season(league.id, is_manager=True)
-    assert await leagues.start_season(league.id, is_manager=True) == 2
-    assert [s.user_id for s in await leagues.standings(league.id, 1)] == [s.user_id for s in final]
-    now = {s.user_id: s for s in await leagues.standings(league.id)}
+    before = {s.user_id: s for s in await leagues.standings(anyone("g1"), league.id)}
+    final = await leagues.end_season(as_("boss", "g1", manager=True), league.id)
+    assert await leagues.start_season(as_("boss", "g1", manager=True), league.id) == 2
+    assert [s.user_id for s in await leagues.standings(anyone("g1"), league.id, 1)] == [s.user_id for s in final]
+    now = {s.user_id: s for s in await leagues.standings(anyone("g1"), league.id)}
     for uid in ("u1", "u2"):
         assert now[uid].mu == before[uid].mu
         assert now[uid].sigma == pytest.approx(min(DEFAULT_SIGMA, math.hypot(before[uid].sigma, 3.0)), abs=1e-3)
@@ -133,17 +133,17 @@ async def test_a_new_season_widens_the_uncertainty_and_keeps_the_old_standings(e
 async def test_only_managers_administer_and_only_members_play(env):
     games, leagues = env
     with pytest.raises(ServiceError, match="only server managers"):
-        await leagues.create("g1", "Friday", "u1", False)
-    league = await leagues.create("g1", "Friday", "boss", True, sets=["base", "toll"])
+        await leagues.create(as_("u1", "g1"), "Friday")
+    league = await leagues.create(as_("boss", "g1", manager=True), "Friday", sets=["base", "toll"])
     with pytest.raises(ServiceError, match="already has a league"):
-        await leagues.create("g1", "friday ", "boss", True)
+        await leagues.create(as_("boss", "g1", manager=True), "friday ")
     with pytest.raises(ServiceError, match="only server managers or the league.s organisers can end"):
-        await leagues.end_season(league.id, is_manager=False)
+        await leagues.end_season(as_("boss", "g1"), league.id)
     with pytest.raises(ServiceError, match="join the league"):
         await leagues.open_lobby(as_("u1", "g1"), league.id, "Ann")
-    await leagues.join(league.id, "u1", "Ann")
+    await leagues.join(as_("u1", "g1"), league.id, "Ann")
     with pytest.raises(ServiceError, match="already a member"):
-        await leagues.join(league.id, "u1", "Ann")
+        await leagues.join(as_("u1", "g1"), league.id, "Ann")
     lobby = await leagues.open_lobby(as_("u1", "g1"), league.id, "Ann")
     assert lobby.options["sets"] == ["base", "toll"]
     with pytest.raises(ServiceError, match="only members"):
@@ -152,9 +152,9 @@ async def test_only_managers_administer_and_only_members_play(env):
         await games.add_ai(as_("u1", "g1"), lobby.id)
     with pytest.raises(ServiceError, match="league's settings"):
         await games.set_options(as_("u1", "g1"), lobby.id, sets=["base"])
-    await leagues.leave(league.id, "u1")
+    await leagues.leave(as_("u1", "g1"), league.id)
     with pytest.raises(ServiceError, match="not a member"):
-        await leagues.leave(league.id, "u1")
+        await leagues.leave(as_("u1", "g1"), league.id)
 
 
 async def test_abandoned_games_are_not_rated(env):
@@ -180,8 +180,8 @@ async def test_abandoned_games_are_not_rated(env):
 async def test_a_damaged_league_answers_clearly_and_the_others_keep_working(env, damage, what):
     games, leagues = env
     broken = await league_with_members(leagues)
-    sound = await leagues.create("g1", "Saturday", "boss", True)
-    await leagues.join(sound.id, "u1", "Ann")
+    sound = await leagues.create(as_("boss", "g1", manager=True), "Saturday")
+    await leagues.join(as_("u1", "g1"), sound.id, "Ann")
     lobby = await leagues.open_lobby(as_("u1", "g1"), broken.id, "Ann")
     await games.join(as_("u2", "g1"), lobby.id, "Bob")
     await games.start(as_("u1", "g1"), lobby.id)
@@ -189,16 +189,50 @@ async def test_a_damaged_league_answers_clearly_and_the_others_keep_working(env,
     await games.store.db.conn.execute(damage.replace("{id}", str(broken.id)))  # damage below the service
     damaged = f"league #{broken.id} cannot be read: its stored data is damaged"
     with pytest.raises(ServiceError, match=damaged):
-        await leagues.standings(broken.id)
-    for call in (leagues.history(broken.id), leagues.player(broken.id, "u1")):
+        await leagues.standings(anyone("g1"), broken.id)
+    for call in (leagues.history(anyone("g1"), broken.id), leagues.player(anyone("g1"), broken.id, "u1")):
         try:  # what does not read the damaged rows answers; what does says so, never a raw exception
             await call
         except ServiceError as exc:
             assert damaged in str(exc)
-    assert [s.user_id for s in await leagues.standings(sound.id)] == ["u1"]  # the other league is fine
+    assert [s.user_id for s in await leagues.standings(anyone("g1"), sound.id)] == ["u1"]  # the other league is fine
     done = await leagues.rebuild()
     assert sound.id in done
     if damage.startswith("UPDATE ratings"):  # ratings are derived: the rebuild recomputes them from the results
-        assert broken.id in done and [s.user_id for s in await leagues.standings(broken.id)]
+        assert broken.id in done and [s.user_id for s in await leagues.standings(anyone("g1"), broken.id)]
     else:
         assert broken.id not in done and what in leagues.unrebuilt[broken.id]
+
+
+async def test_a_league_is_reached_only_from_its_server_and_every_call_names_its_caller(env):
+    _games, leagues = env
+    league = await league_with_members(leagues)
+    before = await leagues.standings(anyone("g1"), league.id)
+    elsewhere = as_("boss", "g2", manager=True)
+    for call in (
+        leagues.standings(elsewhere, league.id), leagues.history(elsewhere, league.id),
+        leagues.join(elsewhere, league.id, "Eve"), leagues.end_season(elsewhere, league.id),
+        leagues.start_season(elsewhere, league.id), leagues.open_lobby(elsewhere, league.id, "Eve"),
+    ):  # fmt: skip
+        with pytest.raises(ServiceError, match=f"no league #{league.id} in this server|no such league"):
+            await call
+    with pytest.raises(ServiceError, match="no league called"):
+        await leagues.find(elsewhere, "Friday")
+    for junk in (None, "g1", league.id):
+        with pytest.raises(ServiceError, match="who makes it"):
+            await leagues.standings(junk, league.id)
+    assert await leagues.standings(anyone("g1"), league.id) == before  # nothing changed
+
+
+async def test_league_calls_check_their_input(env):
+    _games, leagues = env
+    league = await league_with_members(leagues)
+    await leagues.join(as_("u9", "g1"), league.id, "N" * 100_000)
+    assert (await leagues.store.members(league.id))["u9"] == "N" * 32  # clipped to Discord's length
+    for name in (None, 7, ["Ann"]):
+        with pytest.raises(ServiceError):
+            await leagues.join(as_("u8", "g1"), league.id, name)
+    for league_id in ("1", -1, 10**30, None):
+        with pytest.raises(ServiceError):
+            await leagues.standings(anyone("g1"), league_id)
+    assert "u8" not in await leagues.store.members(league.id)

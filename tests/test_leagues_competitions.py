@@ -22,6 +22,8 @@ from storage import Store
 from storage.leagues import EntrantRow, FixtureRow, LeagueStore, MatchEntry
 from tests.helpers import SYSTEM, Clock, any_of, anyone, as_, league_services  # noqa: F401
 
+BOSS = as_("boss", "g1", manager=True)  # a manager of the league's server
+
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu"]
 
 
@@ -38,10 +40,10 @@ async def env(tmp_path):
 
 
 async def members(leagues, count):
-    league = await leagues.create("g1", "Central", "boss", True)
-    await leagues.end_season(league.id, is_manager=True)  # the ladder season made at creation
+    league = await leagues.create(BOSS, "Central")
+    await leagues.end_season(BOSS, league.id)  # the ladder season made at creation
     for i in range(count):
-        await leagues.join(league.id, f"u{i:02}", NAMES[i])
+        await leagues.join(as_(f"u{i:02}", "g1"), league.id, NAMES[i])
     return league
 
 
@@ -66,7 +68,7 @@ async def play_turns(games, game_id, turns=None, seed=0):
 
 async def open_games(leagues, league_id, season):
     """Game ids of the matches still undecided, by fixture."""
-    progress = await leagues.progress(league_id)
+    progress = await leagues.progress(anyone("g1"), league_id)
     return {f.fixture_id: f.games[-1] for f in progress if f.outcome is not None and not f.outcome.decided}
 
 
@@ -200,15 +202,15 @@ async def test_a_divisional_season_with_promotion_and_relegation(env):
     games, leagues, clock, notices, db = env
     league = await members(leagues, 12)
     rules = CompetitionRules(format="divisions", division_size=6, window_hours=7 * 24)
-    season = await leagues.start_season(league.id, True, rules, "g1", "chan")
+    season = await leagues.start_season(BOSS, league.id, rules, channel_id="chan")
     with pytest.raises(ServiceError, match="only server managers or the league's organisers"):
-        await leagues.kickoff(league.id, is_manager=False)
+        await leagues.kickoff(as_("boss", "g1"), league.id)
     with pytest.raises(ServiceError, match="the bot opens its matches"):
         await leagues.open_lobby(as_("u00", "g1"), league.id, "Ann")
-    entrants = await leagues.seed(league.id, True)
+    entrants = await leagues.seed(BOSS, league.id)
     # Nobody is rated yet: seeded by name, six per division.
     assert [(e.name, e.division) for e in entrants] == [(n, 1 if i < 6 else 2) for i, n in enumerate(NAMES)]
-    first = await leagues.kickoff(league.id, True)
+    first = await leagues.kickoff(BOSS, league.id)
     assert len(first.games) == 6 and "round 1 of 5" in first.lines[0]
     division_of = {e.user_id: e.division for e in entrants}
     stalled = overridden = None
@@ -223,7 +225,7 @@ async def test_a_divisional_season_with_promotion_and_relegation(env):
             if fid != stalled or number != 3:
                 await play_turns(games, open_now[fid])
         if number == 3:
-            assert (await leagues.progress(league.id))[-1].outcome.decided is False
+            assert (await leagues.progress(anyone("g1"), league.id))[-1].outcome.decided is False
             assert await leagues.tick() == []  # not due yet
             clock.now += timedelta(days=8)
             ruled = await leagues.tick()
@@ -243,7 +245,7 @@ async def test_a_divisional_season_with_promotion_and_relegation(env):
     # An organiser overrides a round 4 result, with a reason, as a log entry of its own.
     target = next(f for f in fixtures if f.id == overridden)
     before_log = await leagues.store.match_log(league.id, season)
-    notice = await leagues.override(league.id, target.id, target.away, "home player used a banned set", "boss", True)
+    notice = await leagues.override(BOSS, league.id, target.id, target.away, "home player used a banned set")
     assert "Result set by an organiser" in notice.lines[0]
     log = await leagues.store.match_log(league.id, season)
     assert log[: len(before_log)] == before_log and log[-1].kind == "override"
@@ -263,7 +265,7 @@ async def test_a_divisional_season_with_promotion_and_relegation(env):
     stalled_fixture = next(f for f in fixtures if f.id == stalled)
     staller = stalled_view.user_id
     assert tally[fixtures.index(stalled_fixture)][2] == ({stalled_fixture.home, stalled_fixture.away} - {staller}).pop()
-    tables = await leagues.season_tables(league.id, season)
+    tables = await leagues.season_tables(anyone("g1"), league.id, season)
     for division, table in tables.items():
         players = [p for p, d in division_of.items() if d == division]
         expected = expected_rows([t for t in tally if t[0] in players], players)
@@ -277,11 +279,11 @@ async def test_a_divisional_season_with_promotion_and_relegation(env):
     assert [r.zone for r in tables[1]] == [None, None, None, None, "down", "down"]
     assert [r.zone for r in tables[2]] == ["up", "up", None, None, None, None]
     # Ratings moved with the games played (not with the deadline or the override).
-    changes = await leagues.rating_changes(league.id, season)
+    changes = await leagues.rating_changes(anyone("g1"), league.id, season)
     assert len(await leagues.store.results(league.id)) == 29  # 30 matches, one never finished
     assert any(c != 0 for _, c, _ in changes.values())
     # End of season: archived, rebuilt identically; the next season moves players.
-    await leagues.end_season(league.id, True)
+    await leagues.end_season(BOSS, league.id)
     seasons = await leagues.store.seasons(league.id)
     kept = seasons[-1].standings
     ratings = await leagues.store.ratings(league.id)
@@ -289,13 +291,13 @@ async def test_a_divisional_season_with_promotion_and_relegation(env):
     assert (await leagues.store.seasons(league.id))[-1].standings == kept
     assert await leagues.store.ratings(league.id) == ratings
     fresh = LeagueService(GameService(Store(db), clock), LeagueStore(Store(db)), clock)
-    assert await fresh.season_tables(league.id, season) == tables
-    history = await leagues.history(league.id)
+    assert await fresh.season_tables(anyone("g1"), league.id, season) == tables
+    history = await leagues.history(anyone("g1"), league.id)
     assert history[-1]["format"] == "divisions"
     assert [d for d, _ in history[-1]["leaders"]] == [1, 2]
     assert sorted(history[-1]["up"]) == sorted(r.name for r in tables[2][:2])
-    second = await leagues.start_season(league.id, True, rules, "g1", "chan")
-    placed = {e.user_id: e.division for e in await leagues.seed(league.id, True)}
+    second = await leagues.start_season(BOSS, league.id, rules, channel_id="chan")
+    placed = {e.user_id: e.division for e in await leagues.seed(BOSS, league.id)}
     for user, division in division_of.items():
         expected = 1 if user in up else 2 if user in down else division
         assert placed[user] == expected, user
@@ -306,53 +308,53 @@ async def test_a_divisional_season_with_promotion_and_relegation(env):
 async def test_assign_moves_a_player_before_kickoff_only(env):
     games, leagues, clock, notices, db = env
     league = await members(leagues, 7)
-    await leagues.start_season(league.id, True, CompetitionRules(division_size=4, promote=1, relegate=1))
-    entrants = await leagues.seed(league.id, True)
+    await leagues.start_season(BOSS, league.id, CompetitionRules(division_size=4, promote=1, relegate=1))
+    entrants = await leagues.seed(BOSS, league.id)
     assert Counter(e.division for e in entrants) == {1: 4, 2: 3}
-    moved = await leagues.assign(league.id, "u06", 1, True)
+    moved = await leagues.assign(BOSS, league.id, "u06", 1)
     assert Counter(e.division for e in moved) == {1: 5, 2: 2}
     with pytest.raises(ServiceError, match="does not exist"):
-        await leagues.assign(league.id, "u06", 4, True)
-    await leagues.kickoff(league.id, True)
+        await leagues.assign(BOSS, league.id, "u06", 4)
+    await leagues.kickoff(BOSS, league.id)
     with pytest.raises(ServiceError, match="has kicked off"):
-        await leagues.assign(league.id, "u00", 2, True)
+        await leagues.assign(BOSS, league.id, "u00", 2)
     with pytest.raises(ServiceError, match="already kicked off"):
-        await leagues.kickoff(league.id, True)
+        await leagues.kickoff(BOSS, league.id)
     # Five players: two matches and one player sitting out per round; fixtures list the schedule.
-    mine = await leagues.fixtures_for(league.id, "u00")
+    mine = await leagues.fixtures_for(anyone("g1"), league.id, "u00")
     assert len(mine) == 4 and len({f.away if f.home == "u00" else f.home for f in mine}) == 4
     # u00 sits out round 1; its four matches are the later rounds of the schedule.
     assert [f.round for f in mine] == [2, 3, 4, 5] and all(f.deadline is None and not f.games for f in mine)
-    theirs = await leagues.fixtures_for(league.id, "u01")
+    theirs = await leagues.fixtures_for(anyone("g1"), league.id, "u01")
     assert theirs[0].round == 1 and theirs[0].deadline is not None and len(theirs[0].games) == 1
 
 
 async def test_organiser_role_and_sets_rotating_per_round_best_of_three(env):
     games, leagues, clock, notices, db = env
-    league = await leagues.create("g1", "Rota", "boss", True, organiser_role=77)
-    await leagues.end_season(league.id, is_manager=True)
+    league = await leagues.create(BOSS, "Rota", organiser_role=77)
+    await leagues.end_season(BOSS, league.id)
     for i in range(3):
-        await leagues.join(league.id, f"u{i:02}", NAMES[i])
+        await leagues.join(as_(f"u{i:02}", "g1"), league.id, NAMES[i])
     rules = CompetitionRules(division_size=3, best_of=3, sets=[["base"], ["base", "river1"]], promote=1, relegate=1)
     with pytest.raises(ServiceError, match="organisers can start"):
-        await leagues.start_season(league.id, False, rules, role_ids=[5])
+        await leagues.start_season(as_("boss", "g1", roles=[5]), league.id, rules)
     with pytest.raises(ServiceError, match="only server managers"):
-        await leagues.set_organiser_role(league.id, 5, is_manager=False)
-    assert (await leagues.set_organiser_role(league.id, 5, is_manager=True)).options["organiser_role"] == 5
+        await leagues.set_organiser_role(as_("boss", "g1"), league.id, 5)
+    assert (await leagues.set_organiser_role(BOSS, league.id, 5)).options["organiser_role"] == 5
     with pytest.raises(ServiceError, match="organisers can start"):
-        await leagues.start_season(league.id, False, rules, role_ids=[77])
-    await leagues.set_organiser_role(league.id, 77, is_manager=True)
-    await leagues.start_season(league.id, False, rules, role_ids=[77])
-    first = await leagues.kickoff(league.id, False, role_ids=[77])
+        await leagues.start_season(as_("boss", "g1", roles=[77]), league.id, rules)
+    await leagues.set_organiser_role(BOSS, league.id, 77)
+    await leagues.start_season(as_("boss", "g1", roles=[77]), league.id, rules)
+    first = await leagues.kickoff(as_("boss", "g1", roles=[77]), league.id)
     assert len(first.games) == 1 and "bye" not in " ".join(first.lines)  # a round robin sits a player out
-    fixture = (await leagues.progress(league.id))[0]
+    fixture = (await leagues.progress(anyone("g1"), league.id))[0]
     assert fixture.sets == ["base"]
     await play_turns(games, fixture.games[0])
-    fixture = (await leagues.progress(league.id))[0]
+    fixture = (await leagues.progress(anyone("g1"), league.id))[0]
     assert len(fixture.games) == 2 and "the match goes on" in notices[-1].lines[0]
     while fixture.round == 1:
         await play_turns(games, fixture.games[-1])
-        fixture = (await leagues.progress(league.id))[0]
+        fixture = (await leagues.progress(anyone("g1"), league.id))[0]
     first_match = (await leagues.store.fixtures(league.id, 2))[0]
     assert 2 <= len(first_match.games) <= 3
     outcomes = await leagues.store.match_log(league.id, 2)
@@ -360,7 +362,7 @@ async def test_organiser_role_and_sets_rotating_per_round_best_of_three(env):
     assert max(winners.values()) == 2 and len(outcomes) == len(first_match.games)
     second = fixture
     assert second.round == 2 and second.sets == ["base", "river1"]
-    assert (await games.lobby(anyone(None), second.games[0])).options["sets"] == ["base", "river1"]
+    assert (await games.lobby(anyone("g1"), second.games[0])).options["sets"] == ["base", "river1"]
 
 
 # ---------------------------------------------------------------------- a Swiss tournament
@@ -368,23 +370,23 @@ async def test_a_five_round_swiss_with_an_odd_number_of_players(env):
     games, leagues, clock, notices, db = env
     league = await members(leagues, 9)
     rules = CompetitionRules(format="swiss", rounds=5, tiebreaks=["buchholz", "points_scored"], window_hours=48)
-    season = await leagues.start_season(league.id, True, rules)
-    assert {e.division for e in await leagues.seed(league.id, True)} == {1}
-    await leagues.kickoff(league.id, True)
+    season = await leagues.start_season(BOSS, league.id, rules)
+    assert {e.division for e in await leagues.seed(BOSS, league.id)} == {1}
+    await leagues.kickoff(BOSS, league.id)
     for number in range(1, 6):
-        progress = await leagues.progress(league.id)
+        progress = await leagues.progress(anyone("g1"), league.id)
         assert {f.round for f in progress} == {number}
         byes = [f for f in progress if f.away is None]
         assert len(byes) == 1 and byes[0].outcome.winner == byes[0].home
         if number == 2:  # round 1's winners meet winners where they can
-            table = {r.user_id: r.points for r in (await leagues.season_tables(league.id, season))[1]}
+            table = {r.user_id: r.points for r in (await leagues.season_tables(anyone("g1"), league.id, season))[1]}
             level = sum(1 for f in progress if f.away and table[f.home] == table[f.away])
             assert level >= 3
         matches = sorted((f for f in progress if f.away is not None), key=lambda f: f.fixture_id)
         for f in matches[:-1] if number == 4 else matches:
             await play_turns(games, f.games[-1])
         if number == 4:  # the last match times out before anyone moves: the first player stalled
-            view = await games.turn(anyone(None), matches[-1].games[-1])
+            view = await games.turn(anyone("g1"), matches[-1].games[-1])
             clock.now += timedelta(hours=49)
             ruled = await leagues.tick()
             assert "is awarded the match" in ruled[0].lines[0] and "round 5 of 5" in ruled[1].lines[0]
@@ -398,7 +400,7 @@ async def test_a_five_round_swiss_with_an_odd_number_of_players(env):
     byes = [f.home for f in fixtures if f.away is None]
     assert len(byes) == 5 == len(set(byes))  # one bye per round, never twice to the same player
     assert Counter(f.round for f in fixtures) == {r: 5 for r in range(1, 6)}
-    table = (await leagues.season_tables(league.id, season))[1]
+    table = (await leagues.season_tables(anyone("g1"), league.id, season))[1]
     assert all(r.played == 5 for r in table)
     assert sum(r.points for r in table) == 2 * 25  # 20 matches and 5 byes
     assert all(r.zone is None for r in table)
@@ -411,7 +413,7 @@ async def test_a_five_round_swiss_with_an_odd_number_of_players(env):
     incremental = await leagues.store.ratings(league.id)
     await leagues.rebuild()
     assert await leagues.store.ratings(league.id) == incremental
-    assert (await leagues.season_tables(league.id, season))[1] == table
+    assert (await leagues.season_tables(anyone("g1"), league.id, season))[1] == table
 
 
 def test_standings_pictures_cut_names_with_an_ellipsis_and_fit_a_phone():
@@ -435,31 +437,31 @@ async def test_ending_a_season_stops_its_open_matches(env):
     games, leagues, clock, notices, db = env
     league = await members(leagues, 4)
     with pytest.raises(ServiceError, match="cannot play 4 Swiss rounds"):
-        await leagues.start_season(league.id, True, CompetitionRules(format="swiss", rounds=4))
-        await leagues.kickoff(league.id, True)
-    await leagues.end_season(league.id, True)
-    season = await leagues.start_season(league.id, True, CompetitionRules(format="swiss", rounds=3))
-    await leagues.kickoff(league.id, True)
-    matches = await leagues.progress(league.id)
+        await leagues.start_season(BOSS, league.id, CompetitionRules(format="swiss", rounds=4))
+        await leagues.kickoff(BOSS, league.id)
+    await leagues.end_season(BOSS, league.id)
+    season = await leagues.start_season(BOSS, league.id, CompetitionRules(format="swiss", rounds=3))
+    await leagues.kickoff(BOSS, league.id)
+    matches = await leagues.progress(anyone("g1"), league.id)
     await play_turns(games, matches[0].games[0])
-    tables = await leagues.season_tables(league.id, season)
-    await leagues.end_season(league.id, True)
-    assert (await games.lobby(anyone(None), matches[1].games[0])).status == "aborted"
+    tables = await leagues.season_tables(anyone("g1"), league.id, season)
+    await leagues.end_season(BOSS, league.id)
+    assert (await games.lobby(anyone("g1"), matches[1].games[0])).status == "aborted"
     kept = (await leagues.store.seasons(league.id))[-1].standings
     assert [r["points"] for r in kept["tables"]["1"]] == [r.points for r in tables[1]] and sorted(
         r.points for r in tables[1]
     ) == [0, 0, 0, 2]
     assert await leagues.tick() == []  # an ended season has no deadlines
     with pytest.raises(ServiceError, match="no competition running"):
-        await leagues.progress(league.id)
+        await leagues.progress(anyone("g1"), league.id)
 
 
 async def test_a_match_game_left_uncounted_by_a_crash_is_counted_by_the_clock(env):
     games, leagues, clock, notices, db = env
     league = await members(leagues, 2)
-    season = await leagues.start_season(league.id, True, CompetitionRules(format="swiss", rounds=1))
-    await leagues.kickoff(league.id, True)
-    match = (await leagues.progress(league.id))[0]
+    season = await leagues.start_season(BOSS, league.id, CompetitionRules(format="swiss", rounds=1))
+    await leagues.kickoff(BOSS, league.id)
+    match = (await leagues.progress(anyone("g1"), league.id))[0]
     games.finished_listeners.remove(leagues.record_game)  # the process dies as the game ends
     await play_turns(games, match.games[0])
     games.finished_listeners.append(leagues.record_game)
@@ -468,7 +470,7 @@ async def test_a_match_game_left_uncounted_by_a_crash_is_counted_by_the_clock(en
     assert await leagues.tick() == []
     log = await leagues.store.match_log(league.id, season)
     assert [e.kind for e in log] == ["game"] and len(await leagues.store.results(league.id)) == 1
-    row = (await leagues.season_tables(league.id, season))[1]
+    row = (await leagues.season_tables(anyone("g1"), league.id, season))[1]
     assert sorted((r.won, r.lost, r.drawn) for r in row) in ([(0, 1, 0), (1, 0, 0)], [(0, 0, 1), (0, 0, 1)])
     assert "every match is decided" in notices[-1].lines[0]
 
@@ -476,16 +478,16 @@ async def test_a_match_game_left_uncounted_by_a_crash_is_counted_by_the_clock(en
 async def test_a_round_whose_opening_was_cut_short_is_completed_by_the_clock(env):
     games, leagues, clock, notices, db = env
     league = await members(leagues, 3)
-    season = await leagues.start_season(league.id, True, CompetitionRules(format="swiss", rounds=3))
-    await leagues.seed(league.id, True)
+    season = await leagues.start_season(BOSS, league.id, CompetitionRules(format="swiss", rounds=3))
+    await leagues.seed(BOSS, league.id)
     # The process dies right after writing round 1's pairings: no bye logged, no game opened.
     now = clock()
     await leagues.store.add_fixtures(league.id, season, 1, [(1, "u00", "u01", ["base"]), (1, "u02", None, ["base"])],
                                      now, now + timedelta(days=14))  # fmt: skip
     assert await leagues.tick() == []
-    match, bye = sorted(await leagues.progress(league.id), key=lambda f: f.away is None)
+    match, bye = sorted(await leagues.progress(anyone("g1"), league.id), key=lambda f: f.away is None)
     assert bye.outcome.how == "bye" and len(match.games) == 1
-    assert (await games.turn(anyone(None), match.games[0])).user_id in ("u00", "u01")
+    assert (await games.turn(anyone("g1"), match.games[0])).user_id in ("u00", "u01")
     assert notices[-1].games[0].game_id == match.games[0] and "the match is open" in notices[-1].lines[0]
 
 
@@ -494,9 +496,9 @@ async def test_fixtures_and_the_match_log_are_append_only(env):
 
     games, leagues, clock, notices, db = env
     league = await members(leagues, 2)
-    season = await leagues.start_season(league.id, True, CompetitionRules(format="swiss", rounds=1))
-    await leagues.kickoff(league.id, True)
-    match = (await leagues.progress(league.id))[0]
+    season = await leagues.start_season(BOSS, league.id, CompetitionRules(format="swiss", rounds=1))
+    await leagues.kickoff(BOSS, league.id)
+    match = (await leagues.progress(anyone("g1"), league.id))[0]
     await play_turns(games, match.games[0])
     entry = (await leagues.store.match_log(league.id, season))[0]
     with pytest.raises(Exception, match="already in the match log"):
@@ -511,17 +513,17 @@ async def test_a_french_league_posts_and_opens_its_games_in_french(env):
     """A league created on a French server: its notices and its match games speak French,
     whoever triggers them."""
     games, leagues, clock, notices, db = env
-    league = await leagues.create("g1", "Ligue", "boss", True, language="fr")
-    await leagues.end_season(league.id, is_manager=True)
+    league = await leagues.create(BOSS, "Ligue", language="fr")
+    await leagues.end_season(BOSS, league.id)
     for i in range(4):
-        await leagues.join(league.id, f"u{i:02}", NAMES[i])
-    await leagues.start_season(league.id, True, CompetitionRules(division_size=4, promote=1, relegate=1))
-    await leagues.seed(league.id, True)
-    first = await leagues.kickoff(league.id, True)
+        await leagues.join(as_(f"u{i:02}", "g1"), league.id, NAMES[i])
+    await leagues.start_season(BOSS, league.id, CompetitionRules(division_size=4, promote=1, relegate=1))
+    await leagues.seed(BOSS, league.id)
+    first = await leagues.kickoff(BOSS, league.id)
     assert first.lines[0].startswith("Ligue, saison 2 : la ronde 1 sur 3 est ouverte jusqu'au <t:")
-    game = await games.lobby(anyone(None), first.games[0].game_id)
+    game = await games.lobby(anyone("g1"), first.games[0].game_id)
     assert game.options["language"] == "fr"
-    view = await games.turn(anyone(None), game.id)
+    view = await games.turn(anyone("g1"), game.id)
     assert view.language == "fr" and view.question is not None and view.question.prompt.startswith("poser")
     with pytest.raises(ServiceError, match="invalid|one of"):
-        await leagues.create("g1", "Other", "boss", True, language="tlh")
+        await leagues.create(BOSS, "Other", language="tlh")
