@@ -89,10 +89,10 @@ class Table:
             return
         assert view.user_id is not None
         try:
-            settings = await self.service.store.player_settings(view.user_id)
+            system = Caller.system(view.guild_id)
+            settings = await self.service.dm_settings(system, view.user_id)
             if not settings.get("dm_turns"):
                 return
-            system = Caller.system(view.guild_id)
             row = await self.service.lobby(system, view.game_id)
             language = settings.get("language", "en")
             mine = await self.service.turn(system, view.game_id, language=language)  # the question in their words

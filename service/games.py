@@ -150,6 +150,13 @@ class GameService(Lobbies, Turns, Clock):
     async def player_settings(self, who: Caller) -> dict[str, Any]:
         return await self.store.player_settings(caller(who).user_id)
 
+    async def dm_settings(self, who: Caller, user_id: str) -> dict[str, Any]:
+        """A player's turn-DM settings, read by the service acting for a server (the bot telling
+        the player to move that it is their turn); no user reads another's."""
+        if caller(who).kind != "system":
+            raise ServiceError(_("only the bot reads another player's settings"))
+        return await self.store.player_settings(validate.user_id(user_id))
+
     async def save_player(
         self, who: Caller, name: str, dm_turns: bool | None = None, language: str | None = None
     ) -> None:

@@ -333,3 +333,11 @@ async def test_computer_levels_in_the_lobby(env, level):
     assert row.seats[-1].user_id == f"ai:{level}:1"
     with pytest.raises(InvalidInput, match="levels are"):
         await service.add_ai(ann, lobby.id, "godlike")
+
+
+async def test_only_the_bot_reads_another_players_turn_dm_settings(env):
+    service, _clock, _path = env
+    await service.save_player(as_("u1", "g1"), "Ann", dm_turns=True, language="fr")
+    assert (await service.dm_settings(Caller.system("g1"), "u1"))["dm_turns"]
+    with pytest.raises(ServiceError, match="only the bot"):
+        await service.dm_settings(as_("u2", "g1"), "u1")
