@@ -1,11 +1,15 @@
 """Entry point.
 
 python bot.py              run the Discord bot (needs DISCORD_TOKEN in .env)
+python bot.py --shards 0-1 --shard-count 4
+                           run shards 0 and 1 of 4 (the other processes run the rest; PostgreSQL)
 python bot.py demo ...     computer players play a whole game offline (pictures, record, replay)
 python bot.py play ...     a game in the terminal, humans and computers
 python bot.py commands     the slash command tree as JSON
 python bot.py invite       the invite URL with the permissions the bot needs
 python bot.py migrate      apply the database's schema migrations (start-up does it too)
+python bot.py migrate-db --to postgresql://...
+                           copy the SQLite database into PostgreSQL and verify every game
 python bot.py backup DEST  a consistent copy of the database, while the bot runs
 python bot.py restore SRC  put a backup back (refused while a bot runs on the database, unless --force)
 python bot.py health       exit 0 when the database answers, its schema is current and the clock ticks
@@ -21,6 +25,7 @@ import sys
 from pathlib import Path
 
 from locales import LANGUAGES
+from storage.database import database_url, is_postgres, sqlite_path
 
 
 def _load_env() -> None:
@@ -35,7 +40,34 @@ def _sets(text: str) -> list[str]:
     return [s.strip() for s in text.split(",") if s.strip()]
 
 
-def run_bot(sync: bool) -> int:
+def shard_ids(text: str) -> list[int]:
+    """``0-3`` or ``0,2,5`` (ranges and single ids, comma-separated) as a sorted list of shard ids."""
+    ids: set[int] = set()
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        first, _, last = part.partition("-")
+        if not first.isdecimal() or (last and not last.isdecimal()):
+            raise argparse.ArgumentTypeError(f"{part!r} is not a shard id or range (0-3, 0,2)")
+        ids.update(range(int(first), int(last or first) + 1))
+    if not ids:
+        raise argparse.ArgumentTypeError("no shard id given")
+    return sorted(ids)
+
+
+def run_bot(sync: bool, shards: list[int] | None = None, shard_count: int | None = None) -> int:
+    if shards is not None or shard_count is not None:
+        if shards is None or shard_count is None:
+            print("--shards and --shard-count go together (e.g. --shards 0-1 --shard-count 4)", file=sys.stderr)
+            return 2
+        if shards[-1] >= shard_count:
+            print(f"shard {shards[-1]} does not exist: ids run from 0 to {shard_count - 1}", file=sys.stderr)
+            return 2
+        if not is_postgres(database_url()) and len(shards) < shard_count:
+            print(
+                "several bot processes need a shared database: set DATABASE_URL to a PostgreSQL server "
+                "(SQLite serves one process, which then runs every shard)",
+                file=sys.stderr,
+            )
+            return 2
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
         print(
@@ -51,7 +83,8 @@ def run_bot(sync: bool) -> int:
 
     setup_logging()
     guild = os.environ.get("DEV_GUILD_ID", "").strip()
-    bot = CarcBot(os.environ.get("DATABASE_PATH"), int(guild) if guild.isdigit() else None, sync)
+    bot = CarcBot(database_url(), int(guild) if guild.isdigit() else None, sync, shard_ids=shards,
+                  shard_count=shard_count)  # fmt: skip
     try:
         bot.run(token, log_handler=None)
     except discord.LoginFailure:
@@ -64,9 +97,10 @@ async def rebuild_leagues(db_path: str) -> int:
     from service import GameService
     from service.leagues import LeagueService
     from storage import Store, open_database
+    from storage.database import is_postgres
     from storage.leagues import LeagueStore
 
-    if not Path(db_path).exists():
+    if not is_postgres(db_path) and not Path(sqlite_path(db_path)).exists():
         print(f"no database at {db_path}", file=sys.stderr)
         return 2
     db = await open_database(db_path)
@@ -130,11 +164,14 @@ def main(argv: list[str] | None = None) -> int:
     p_play.add_argument("--lang", default="en", choices=sorted(LANGUAGES), help="language of the game: en or fr")
     sub.add_parser("commands", help="print the slash command tree as JSON")
     p_rebuild = sub.add_parser("league-rebuild", help="recompute every league's ratings from its results")
-    p_rebuild.add_argument("--db", default=os.environ.get("DATABASE_PATH", "data/carcassonne.db"))
-    database = os.environ.get("DATABASE_PATH", "data/carcassonne.db")
+    database = database_url()  # DATABASE_URL (or the older DATABASE_PATH), else data/carcassonne.db
+    p_rebuild.add_argument("--db", default=database, help="an SQLite file or a database URL")
     sub.add_parser("invite", help="print the invite URL with the permissions integer the bot needs")
     for name, text in (("migrate", "apply the schema migrations"), ("health", "check the database and the clock")):
         sub.add_parser(name, help=text).add_argument("--db", default=database)
+    p_move = sub.add_parser("migrate-db", help="copy the database into another (SQLite to PostgreSQL) and verify it")
+    p_move.add_argument("--to", required=True, metavar="URL", help="the target, e.g. postgresql://user@host/carcassonne")
+    p_move.add_argument("--db", default=database, help="the source (DATABASE_URL, else the SQLite file)")
     p_backup = sub.add_parser("backup", help="a consistent copy of the database, safe while the bot runs")
     p_backup.add_argument("dest")
     p_backup.add_argument("--db", default=database)
@@ -143,6 +180,9 @@ def main(argv: list[str] | None = None) -> int:
     p_restore.add_argument("--db", default=database)
     p_restore.add_argument("--force", action="store_true", help="even while a bot runs on the database")
     parser.add_argument("--sync", action="store_true", help="sync the slash commands with Discord at start")
+    parser.add_argument("--shards", type=shard_ids, default=None, metavar="IDS",
+                        help="the shards this process runs: 0-1 or 0,2 (with --shard-count; needs PostgreSQL)")
+    parser.add_argument("--shard-count", type=int, default=None, metavar="N", help="the shards of all processes")
     args = parser.parse_args(argv)
     if args.command == "commands":
         import json
@@ -151,7 +191,7 @@ def main(argv: list[str] | None = None) -> int:
 
         print(json.dumps(asyncio.run(command_tree()), indent=1))
         return 0
-    if args.command in ("invite", "migrate", "backup", "restore", "health"):
+    if args.command in ("invite", "migrate", "migrate-db", "backup", "restore", "health"):
         return _host(args)
     if args.command == "league-rebuild":
         return asyncio.run(rebuild_leagues(args.db))
@@ -178,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
                 resume=args.resume,
             )  # fmt: skip
         )
-    return run_bot(args.sync)
+    return run_bot(args.sync, args.shards, args.shard_count)
 
 
 def _host(args: argparse.Namespace) -> int:
@@ -190,6 +230,8 @@ def _host(args: argparse.Namespace) -> int:
         return status
     if args.command == "migrate":
         return asyncio.run(host.migrate(args.db))
+    if args.command == "migrate-db":
+        return asyncio.run(host.migrate_db(args.db, args.to))
     if args.command == "backup":
         return host.backup(args.db, args.dest)
     if args.command == "restore":

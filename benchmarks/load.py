@@ -13,7 +13,7 @@ loads a game that is not in memory, interleaved in one run:
 
 Both start from the rows as the store hands them over (setup, log texts, snapshot) and
 end with the game ready; "service" rows add the one read of row, seats, snapshot and
-log through aiosqlite from an SQLite file.
+log from an SQLite file.
 """
 
 from __future__ import annotations

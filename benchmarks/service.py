@@ -4,7 +4,7 @@ Per-turn latency of ``GameService.play`` (validation, the versioned transaction,
 in-memory game; no rendering; 4 players, an SQLite file, synchronous=FULL) over several
 games, alternately with and without the cache's no-round-trip freshness check; interleaved
 in one run, the game read before and after it became one round trip: the row, the seats,
-the snapshot and the log read statement by statement through aiosqlite (before) against one
+the snapshot and the log read statement by statement (before) against one
 read transaction run on the connection's thread (after); and throughput under load: many
 active games (2,000 by default) played by concurrent clients (32), each client playing turns
 of its own games in turn, flat out (turns/s, latency of ``play`` p50/p99), interleaved: the
@@ -131,22 +131,21 @@ def percentile(samples: list[float], q: float) -> float:
 
 
 async def read_statement_by_statement(store: Store, game_id: int) -> None:
-    """The read as it was: one awaited statement (and fetch) per table."""
-    row = await store._read("SELECT * FROM games WHERE id = ?", (game_id,))
-    await store._read("SELECT user_id, name, seat, is_ai, status FROM seats WHERE game_id = ?", (game_id,))
-    await store._read("SELECT seq, engine_version, state FROM snapshots WHERE game_id = ?", (game_id,))
-    await store._read("SELECT seq, user_id, move FROM moves WHERE game_id = ? AND seq > 0", (game_id,))
+    """The read as it was: one round trip per table."""
+    row = await store.db.fetch("SELECT * FROM games WHERE id = ?", (game_id,))
+    await store.db.fetch("SELECT user_id, name, seat, is_ai, status FROM seats WHERE game_id = ?", (game_id,))
+    await store.db.fetch("SELECT seq, engine_version, state FROM snapshots WHERE game_id = ?", (game_id,))
+    await store.db.fetch("SELECT seq, user_id, move FROM moves WHERE game_id = ? AND seq > 0", (game_id,))
     assert row
 
 
 async def append_statement_by_statement(store: Store, game_id: int, version: int) -> int:
-    """The versioned append as it was: BEGIN, UPDATE, INSERT, COMMIT as four awaits."""
-    async with store._tx() as conn:
-        await conn.execute("UPDATE games SET version = ? WHERE id = ? AND version = ?", (version + 1, game_id, version))
-        await conn.execute(
-            "INSERT INTO moves (game_id, seq, user_id, move, created_at) VALUES (?, ?, ?, ?, ?)",
-            (game_id, version + 1, "x", json.dumps({"type": "pass"}), iso(time_now())),
-        )
+    """The versioned append as it was, one round trip per statement (the cost, not the atomicity)."""
+    await store.db.execute("UPDATE games SET version = ? WHERE id = ? AND version = ?", (version + 1, game_id, version))
+    await store.db.execute(
+        "INSERT INTO moves (game_id, seq, user_id, move, created_at) VALUES (?, ?, ?, ?, ?)",
+        (game_id, version + 1, "x", json.dumps({"type": "pass"}), iso(time_now())),
+    )
     return version + 1
 
 

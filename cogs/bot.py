@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from typing import cast
 
 import discord
 from discord import app_commands
@@ -34,10 +35,15 @@ class LocalisedTree(app_commands.CommandTree):
         return True
 
 
-class CarcBot(commands.Bot):
+class CarcBot(commands.AutoShardedBot):
+    """The bot; one process runs ``shard_ids`` of ``shard_count`` shards (all of them, as many as
+    Discord recommends, when neither is given). Processes sharing a PostgreSQL database split the
+    shards between them: each serves its servers' interactions; the deadline clock's notices go
+    out through the REST API from whichever process claims the game (``service.clock``)."""
+
     def __init__(
-        self, database_path: str | None = None, dev_guild: int | None = None, sync: bool = False,
-        worker_processes: int | None = None,
+        self, database_url: str | None = None, dev_guild: int | None = None, sync: bool = False,
+        worker_processes: int | None = None, shard_ids: list[int] | None = None, shard_count: int | None = None,
     ) -> None:  # fmt: skip
         # User text (names, set lists) never pings @everyone, @here or a role; each message
         # that pings a player says so itself.
@@ -46,8 +52,10 @@ class CarcBot(commands.Bot):
             intents=discord.Intents.default(),
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=False, replied_user=False),
             tree_cls=LocalisedTree,
+            shard_ids=shard_ids,  # type: ignore[arg-type]  # None: all of them (discord.py's default)
+            shard_count=shard_count,
         )
-        self.database_path = database_path
+        self.database_url = database_url  # None: DATABASE_URL, else the default SQLite file
         self.worker_processes = worker_processes
         self.workers: Workers | None = None
         self.dev_guild = dev_guild
@@ -58,7 +66,7 @@ class CarcBot(commands.Bot):
         self._db: Database | None = None
 
     async def setup_hook(self) -> None:
-        self._db = db = await open_database(self.database_path)
+        self._db = db = await open_database(self.database_url)
         self.workers = Workers(self.worker_processes)
         self.service = GameService(Store(db), limits=Limits.from_env())
         self.service.workers = self.workers
@@ -89,7 +97,8 @@ class CarcBot(commands.Bot):
             await self._db.close()
 
 
-async def add_cogs(bot: commands.Bot) -> None:
+async def add_cogs(bot: commands.Bot | commands.AutoShardedBot) -> None:
+    bot = cast(commands.Bot, bot)  # the cogs need only what both kinds of bot have
     """The cogs, one per game phase; the lobby's first: it owns the /carc group the others join."""
     await bot.add_cog(Lobby(bot))
     await bot.add_cog(Play(bot))

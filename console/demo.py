@@ -7,6 +7,7 @@ picture, the record and the replay animation.
 from __future__ import annotations
 
 import json
+import os
 import random
 import sys
 from pathlib import Path
@@ -49,7 +50,8 @@ async def run_demo(
         seed = random.SystemRandom().randrange(1, 10**6)
     use(translations(language))
     out.mkdir(parents=True, exist_ok=True)
-    db_path = out / "demo.db"
+    # DATABASE_URL, when set, holds the demo's game too (a PostgreSQL host tries its database so).
+    db_path = os.environ.get("DATABASE_URL") or str(out / "demo.db")
     db = await open_database(db_path)
     try:
         service = GameService(Store(db))

@@ -16,9 +16,13 @@ import logging
 import os
 import sqlite3
 import sys
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+
+from engine.record import public_record
+from storage.database import is_postgres, sqlite_path
 
 # What the bot needs where it plays (README: "Running the Discord bot").
 PERMISSIONS = {
@@ -65,30 +69,79 @@ def invite(token: str | None, configured: str | None) -> tuple[int, str]:
 
 # ---------------------------------------------------------------------- migrate
 async def migrate(path: str) -> int:
-    import aiosqlite
+    """Apply the schema migrations to the database ``path`` names (an SQLite file or a URL)."""
+    from storage.database import LATEST, SchemaTooNew, open_database
 
-    from storage.database import LATEST, Database, SchemaTooNew
-    from storage.database import migrate as apply
-
-    if path != ":memory:" and not Path(path).exists():
+    if not is_postgres(path) and path != ":memory:" and not Path(sqlite_path(path)).exists():
         print(f"no database at {path}: the bot creates it (at schema {LATEST}) on its first start")
         return 0
-    conn = await aiosqlite.connect(path, isolation_level=None)
+    db = await open_database(path, migrate=False)
     try:
-        db = Database(conn)
         before = await db.schema_version()
         try:
-            applied = await apply(db)
+            applied = await db.migrate()
         except SchemaTooNew as exc:
             print(f"refused: {exc}", file=sys.stderr)
             return 1
     finally:
-        await conn.close()
+        await db.close()
     if applied:
         print(f"{path}: schema {before} -> {applied[-1]} (applied {', '.join(map(str, applied))})")
     else:
         print(f"{path}: schema {before}, already current")
     return 0
+
+
+# ---------------------------------------------------------------------- moving to PostgreSQL
+async def migrate_db(source: str, target: str, out: Callable[[str], None] = print) -> int:
+    """Copy the database ``source`` names into ``target`` (SQLite to PostgreSQL, usually) and check
+    the copy: the same rows per table, and every started game replayed on both sides to the same
+    moves, scores and record. Safe to run twice (again after the bot played on: it catches up)."""
+    from service import Caller, GameService, ServiceError
+    from storage import Store, open_database
+    from storage.copy import copy_database, count_rows
+
+    if source == target:
+        out("the source and the target are the same database")
+        return 2
+    if not is_postgres(source) and not Path(sqlite_path(source)).exists():
+        out(f"no database at {source}")
+        return 2
+    src = await open_database(source)
+    try:
+        dst = await open_database(target)
+    except Exception:
+        await src.close()
+        raise
+    try:
+        counts = await copy_database(src, dst)
+        out("copied: " + ", ".join(f"{n} {table}" for table, n in counts.items() if n))
+        theirs = await count_rows(dst)
+        differ = [f"{t}: {n} here, {theirs[t]} there" for t, n in counts.items() if theirs[t] != n]
+        if differ:
+            out("the target holds other rows too (was it empty?): " + "; ".join(differ))
+            return 1
+        before, after = GameService(Store(src)), GameService(Store(dst))
+        checked = damaged = 0
+        for game_id in await before.store.game_ids(status="active") + await before.store.game_ids(status="finished"):
+            row = await before.store.get_game(game_id)
+            who = Caller.system(row.guild_id)
+            try:
+                _row, game = await before.game(who, game_id)
+            except ServiceError:  # damaged in the source too: copied as it is, nothing to compare
+                damaged += 1
+                continue
+            _row2, copied = await after.game(who, game_id)
+            if (copied.moves, copied.scores, public_record(copied)) != (game.moves, game.scores, public_record(game)):
+                out(f"game #{game_id} replays differently in the copy")
+                return 1
+            checked += 1
+        note = f" ({damaged} damaged in the source, copied as they are)" if damaged else ""
+        out(f"verified: {checked} games replay the same on both sides{note}")
+        return 0
+    finally:
+        await src.close()
+        await dst.close()
 
 
 # ---------------------------------------------------------------------- backup and restore
@@ -113,6 +166,10 @@ def _heartbeat(path: str) -> datetime | None:
 
 def backup(source: str, dest: str) -> int:
     """A consistent copy of the database, safe while the bot writes to it."""
+    if is_postgres(source):
+        print("a PostgreSQL database is backed up with pg_dump (pg_dump -Fc URL > FILE)", file=sys.stderr)
+        return 2
+    source = sqlite_path(source)
     if not Path(source).exists():
         print(f"no database at {source}", file=sys.stderr)
         return 2
@@ -136,6 +193,10 @@ def backup(source: str, dest: str) -> int:
 
 def restore(source: str, dest: str, force: bool = False, now: datetime | None = None) -> int:
     """Put a backup in place of the database; refuses while a bot uses it, unless ``force``."""
+    if is_postgres(dest):
+        print("a PostgreSQL database is restored with pg_restore (pg_restore -d URL FILE)", file=sys.stderr)
+        return 2
+    dest = sqlite_path(dest)
     if not Path(source).exists():
         print(f"no backup at {source}", file=sys.stderr)
         return 2
@@ -178,22 +239,18 @@ async def health(path: str, now: datetime | None = None) -> tuple[int, list[str]
 
     lines: list[str] = []
     healthy = True
-    if not Path(path).exists():
+    if not is_postgres(path) and not Path(sqlite_path(path)).exists():
         return 1, [f"database: none at {path}"]
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        active = conn.execute("SELECT count(*) FROM games WHERE status = 'active'").fetchone()[0]
-        conn.close()
+        version, active, beat = await _health_reads(path)
         lines.append(f"database: ok ({active} active games)")
-    except sqlite3.Error as exc:
+    except Exception as exc:  # whatever the driver says: the database does not answer
         return 1, [f"database: {exc}"]
     if version == LATEST:
         lines.append(f"schema: current ({version})")
     else:
         healthy = False
         lines.append(f"schema: {version}, the code expects {LATEST} (python bot.py migrate)")
-    beat = _heartbeat(path)
     age = (now or datetime.now(UTC)) - beat if beat is not None else None
     if age is not None and age < ALIVE:
         lines.append(f"clock: ticking (last beat {int(age.total_seconds())} s ago)")
@@ -201,6 +258,24 @@ async def health(path: str, now: datetime | None = None) -> tuple[int, list[str]
         healthy = False
         lines.append("clock: not ticking (no bot has beaten its clock in the last minute)")
     return (0 if healthy else 1), lines
+
+
+async def _health_reads(url: str) -> tuple[int, int, datetime | None]:
+    """(schema version, active games, the clock's last beat) of the database ``url`` names."""
+    from storage.database import open_database
+
+    db = await open_database(url, migrate=False)
+    try:
+        version = await db.schema_version()
+        active = (await db.fetch("SELECT count(*) FROM games WHERE status = 'active'"))[0][0]
+        rows = await db.fetch("SELECT heartbeat FROM clock_lease WHERE id = 1")
+    finally:
+        await db.close()
+    try:
+        beat = datetime.fromisoformat(rows[0][0]) if rows else None
+    except (TypeError, ValueError):
+        beat = None
+    return version, active, beat if beat is not None and beat.tzinfo is not None else None
 
 
 # ---------------------------------------------------------------------- logs

@@ -1,9 +1,12 @@
 """The deadline clock: reminders, timeouts, and games waiting on an automatic move.
 
-``tick`` is called every ``TICK_EVERY`` by the bot. One instance over a database holds the clock's
-lease and renews it at every tick (its heartbeat); when that instance dies, another one takes the
-clock over once the lease is ``LEASE_TTL`` old, so a crash delays deadlines by at most
-``LEASE_TTL + TICK_EVERY``. Every tick also plays the move of any game whose player to move is a
+``tick`` is called every ``TICK_EVERY`` by the bot. Over SQLite (one process) one instance holds
+the clock's lease and renews it at every tick (its heartbeat); when that instance dies, another one
+takes the clock over once the lease is ``LEASE_TTL`` old, so a crash delays deadlines by at most
+``LEASE_TTL + TICK_EVERY``. Over a shared database (PostgreSQL, several processes) there is no
+holder: every process ticks, and each due game is claimed by exactly one of them for ``CLAIM_TTL``
+(``Store.claim_games``), so its notice is posted once and a dead process's games are free again
+after ``CLAIM_TTL``. Every tick also plays the move of any game whose player to move is a
 computer or an absent player: a process that died between a human's move and the computer's reply
 leaves no game waiting.
 """
@@ -33,6 +36,7 @@ log = logging.getLogger(__name__)
 
 TICK_EVERY = timedelta(seconds=10)  # how often the bot calls tick (cogs: the deadline loop)
 LEASE_TTL = timedelta(seconds=20)  # a clock whose holder has not ticked for this long is free
+CLAIM_TTL = timedelta(seconds=20)  # a due game claimed by a process that stopped ticking is free after this
 
 
 class Clock(ServiceCore):
@@ -44,10 +48,15 @@ class Clock(ServiceCore):
 
         After a restart it catches up on everything that expired while the process was down (each
         expired turn once). It never raises: a game that fails is logged (once per distinct
-        failure) and the others go on. Only the instance holding the clock's lease ticks.
+        failure) and the others go on. Over SQLite only the instance holding the clock's lease
+        ticks; over a shared database each due game is handled by the one process that claims it.
         """
         try:
-            holder = await self.store.take_clock_lease(self.instance_id, self.clock(), LEASE_TTL)
+            if self.store.shared:
+                await self.store.beat(self.instance_id, self.clock())
+                holder = None
+            else:
+                holder = await self.store.take_clock_lease(self.instance_id, self.clock(), LEASE_TTL)
         except Exception:
             log.exception("the deadline clock cannot reach the database")
             return []
@@ -73,6 +82,12 @@ class Clock(ServiceCore):
         notices: list[Notice] = []
         # Only the games with something due are loaded (a restart loads no other game).
         due = {c[0] for c in clocks if _due(c, now)} | (waiting & active)
+        if self.store.shared and due:
+            try:
+                due = set(await self.store.claim_games(sorted(due), self.instance_id, now, CLAIM_TTL))
+            except Exception:
+                log.exception("the deadline clock cannot claim its games")
+                return []
         for game_id in sorted(due):
             try:
                 notice = await self._tick_game(game_id, now)

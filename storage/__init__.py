@@ -1,9 +1,12 @@
-"""SQLite storage (aiosqlite): schema and migrations, games, the move log, snapshots.
+"""Storage: games, the move log, snapshots, players and leagues, over SQLite or PostgreSQL.
 
-Storage knows no engine internals: it keeps the JSON it is handed.
+``open_database(url)`` opens either (``storage.database``); ``Store`` and ``LeagueStore`` are the
+one interface the service uses, written once over ``storage.backend``'s transactions. Storage
+knows no engine internals: it keeps the JSON and bytes it is handed.
 """
 
-from storage.database import Database, open_database
+from storage.backend import Database, IntegrityError
+from storage.database import open_database
 from storage.store import Conflict, GameRow, NotFound, Store
 
-__all__ = ["Database", "open_database", "Store", "GameRow", "Conflict", "NotFound"]
+__all__ = ["Database", "IntegrityError", "open_database", "Store", "GameRow", "Conflict", "NotFound"]

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from engine.language import _
+from storage.backend import IntegrityError, Tx
 from storage.store import Conflict, NotFound, Store, iso, parse_time
 
 RatingKey = tuple[int, str]  # (season number, user id)
@@ -83,7 +83,8 @@ class ResultRow:
 
 
 class LeagueStore:
-    """League queries, sharing the game store's connection and lock."""
+    """League queries, over the game store's database. A write that reads first (a season's number,
+    the entrants before kick-off) locks the league's row; unique keys refuse what is done twice."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -91,13 +92,13 @@ class LeagueStore:
     # ------------------------------------------------------------------ leagues
     async def create_league(self, guild_id: str, name: str, options: dict[str, Any], by: str, now: datetime) -> int:
         try:
-            async with self.store._tx() as conn:
-                cur = await conn.execute(
+            return await self.store._write(
+                lambda tx: tx.insert(
                     "INSERT INTO leagues (guild_id, name, options, created_by, created_at) VALUES (?, ?, ?, ?, ?)",
                     (guild_id, name, json.dumps(options), by, iso(now)),
                 )
-                return int(cur.lastrowid)  # type: ignore[arg-type]
-        except sqlite3.IntegrityError:
+            )
+        except IntegrityError:
             raise Conflict(_("this server already has a league called {name!r}").format(name=name)) from None
 
     @staticmethod
@@ -128,42 +129,46 @@ class LeagueStore:
         return [self._league(r) for r in rows]
 
     async def set_league_option(self, league_id: int, key: str, value: Any) -> None:
-        async with self.store._tx() as conn:
-            async with conn.execute("SELECT options FROM leagues WHERE id = ?", (league_id,)) as cur:
-                row = await cur.fetchone()
-            if row is None:
+        async def body(tx: Tx) -> None:
+            if not await tx.lock("leagues", league_id):
                 raise NotFound(_("there is no league #{id}").format(id=league_id))
+            (row,) = await tx.fetch("SELECT options FROM leagues WHERE id = ?", (league_id,))
             options = json.loads(row[0]) | {key: value}
-            await conn.execute("UPDATE leagues SET options = ? WHERE id = ?", (json.dumps(options), league_id))
+            await tx.execute("UPDATE leagues SET options = ? WHERE id = ?", (json.dumps(options), league_id))
+
+        await self.store._write(body)
 
     # ------------------------------------------------------------------ members
     async def add_member(self, league_id: int, user_id: str, name: str, now: datetime) -> None:
-        async with self.store._tx() as conn:
-            async with conn.execute(
+        async def body(tx: Tx) -> None:
+            await tx.lock("leagues", league_id)
+            row = await tx.fetchrow(
                 "SELECT active FROM league_members WHERE league_id = ? AND user_id = ?", (league_id, user_id)
-            ) as cur:
-                row = await cur.fetchone()
+            )
             if row is not None and row[0]:
                 raise Conflict(_("you are already a member of this league"))
             if row is None:
-                await conn.execute(
+                await tx.execute(
                     "INSERT INTO league_members (league_id, user_id, name, joined_at) VALUES (?, ?, ?, ?)",
                     (league_id, user_id, name, iso(now)),
                 )
             else:
-                await conn.execute(
+                await tx.execute(
                     "UPDATE league_members SET active = 1, name = ? WHERE league_id = ? AND user_id = ?",
                     (name, league_id, user_id),
                 )
 
+        await self.store._write(body)
+
     async def remove_member(self, league_id: int, user_id: str) -> None:
-        async with self.store._tx() as conn:
-            cur = await conn.execute(
+        changed = await self.store._write(
+            lambda tx: tx.execute(
                 "UPDATE league_members SET active = 0 WHERE league_id = ? AND user_id = ? AND active = 1",
                 (league_id, user_id),
             )
-            if cur.rowcount == 0:
-                raise Conflict(_("you are not a member of this league"))
+        )
+        if changed == 0:
+            raise Conflict(_("you are not a member of this league"))
 
     async def is_member(self, league_id: int, user_id: str) -> bool:
         rows = await self.store._read(
@@ -190,28 +195,32 @@ class LeagueStore:
         ]
 
     async def start_season(self, league_id: int, now: datetime) -> int:
-        async with self.store._tx() as conn:
-            async with conn.execute(
+        async def body(tx: Tx) -> int:
+            # Two processes starting a season at once: the second waits here, then sees the first's.
+            await tx.lock("leagues", league_id)
+            last = await tx.fetchrow(
                 "SELECT number, ended_at FROM seasons WHERE league_id = ? ORDER BY number DESC LIMIT 1", (league_id,)
-            ) as cur:
-                last = await cur.fetchone()
+            )
             if last is not None and last[1] is None:
                 raise Conflict(_("season {n} is still running").format(n=last[0]))
             number = (last[0] if last else 0) + 1
-            await conn.execute(
+            await tx.execute(
                 "INSERT INTO seasons (league_id, number, started_at) VALUES (?, ?, ?)", (league_id, number, iso(now))
             )
-            return number
+            return int(number)
+
+        return await self.store._write(body)
 
     async def end_season(self, league_id: int, number: int, standings: list[dict[str, Any]], now: datetime) -> None:
-        async with self.store._tx() as conn:
-            cur = await conn.execute(
+        changed = await self.store._write(
+            lambda tx: tx.execute(
                 "UPDATE seasons SET ended_at = ?, standings = ?"
                 " WHERE league_id = ? AND number = ? AND ended_at IS NULL",
                 (iso(now), json.dumps(standings), league_id, number),
             )
-            if cur.rowcount == 0:
-                raise Conflict(_("no season is running"))
+        )
+        if changed == 0:
+            raise Conflict(_("no season is running"))
 
     # ------------------------------------------------------------------ results and ratings
     async def append_result(
@@ -219,19 +228,22 @@ class LeagueStore:
         ratings: dict[RatingKey, Rating],
     ) -> None:  # fmt: skip
         """Record a game's ranking and the ratings it produced, in one transaction."""
+
+        async def body(tx: Tx) -> None:
+            await tx.execute(
+                "INSERT INTO results (league_id, season, game_id, ranking, recorded_at) VALUES (?, ?, ?, ?, ?)",
+                (league_id, season, game_id, json.dumps(ranking), iso(now)),
+            )
+            await self._write_ratings(tx, league_id, ratings)
+
         try:
-            async with self.store._tx() as conn:
-                await conn.execute(
-                    "INSERT INTO results (league_id, season, game_id, ranking, recorded_at) VALUES (?, ?, ?, ?, ?)",
-                    (league_id, season, game_id, json.dumps(ranking), iso(now)),
-                )
-                await self._write_ratings(conn, league_id, ratings)
-        except sqlite3.IntegrityError:
+            await self.store._write(body)
+        except IntegrityError:
             raise Conflict(_("game #{id} is already in the results").format(id=game_id)) from None
 
     @staticmethod
-    async def _write_ratings(conn: Any, league_id: int, ratings: dict[RatingKey, Rating]) -> None:
-        await conn.executemany(
+    async def _write_ratings(tx: Tx, league_id: int, ratings: dict[RatingKey, Rating]) -> None:
+        await tx.executemany(
             "INSERT INTO ratings (league_id, season, user_id, mu, sigma, games) VALUES (?, ?, ?, ?, ?, ?)"
             " ON CONFLICT (league_id, season, user_id) DO UPDATE SET"
             " mu = excluded.mu, sigma = excluded.sigma, games = excluded.games",
@@ -239,9 +251,12 @@ class LeagueStore:
         )
 
     async def replace_ratings(self, league_id: int, ratings: dict[RatingKey, Rating]) -> None:
-        async with self.store._tx() as conn:
-            await conn.execute("DELETE FROM ratings WHERE league_id = ?", (league_id,))
-            await self._write_ratings(conn, league_id, ratings)
+        async def body(tx: Tx) -> None:
+            await tx.lock("leagues", league_id)
+            await tx.execute("DELETE FROM ratings WHERE league_id = ?", (league_id,))
+            await self._write_ratings(tx, league_id, ratings)
+
+        await self.store._write(body)
 
     async def results(self, league_id: int) -> list[ResultRow]:
         rows = await self.store._read(
@@ -266,13 +281,14 @@ class LeagueStore:
         now: datetime,
     ) -> None:  # fmt: skip
         try:
-            async with self.store._tx() as conn:
-                await conn.execute(
+            await self.store._write(
+                lambda tx: tx.execute(
                     "INSERT INTO competitions (league_id, season, rules, guild_id, channel_id, created_at)"
                     " VALUES (?, ?, ?, ?, ?, ?)",
                     (league_id, season, json.dumps(rules), guild_id, channel_id, iso(now)),
                 )
-        except sqlite3.IntegrityError:
+            )
+        except IntegrityError:
             raise Conflict(_("season {n} is already a competition").format(n=season)) from None
 
     async def competition(self, league_id: int, season: int) -> CompetitionRow | None:
@@ -295,17 +311,20 @@ class LeagueStore:
 
     async def set_entrants(self, league_id: int, season: int, entrants: list[EntrantRow]) -> None:
         """Replace the season's entrants (only before its first round opens)."""
-        async with self.store._tx() as conn:
-            async with conn.execute(
+        async def body(tx: Tx) -> None:
+            await tx.lock("leagues", league_id)
+            kicked_off = await tx.fetchrow(
                 "SELECT 1 FROM fixtures WHERE league_id = ? AND season = ? LIMIT 1", (league_id, season)
-            ) as cur:
-                if await cur.fetchone() is not None:
-                    raise Conflict(_("the season has kicked off: its divisions are fixed"))
-            await conn.execute("DELETE FROM entrants WHERE league_id = ? AND season = ?", (league_id, season))
-            await conn.executemany(
+            )
+            if kicked_off:
+                raise Conflict(_("the season has kicked off: its divisions are fixed"))
+            await tx.execute("DELETE FROM entrants WHERE league_id = ? AND season = ?", (league_id, season))
+            await tx.executemany(
                 "INSERT INTO entrants (league_id, season, user_id, name, division, seed) VALUES (?, ?, ?, ?, ?, ?)",
                 [(league_id, season, e.user_id, e.name, e.division, e.seed) for e in entrants],
             )
+
+        await self.store._write(body)
 
     async def entrants(self, league_id: int, season: int) -> list[EntrantRow]:
         rows = await self.store._read(
@@ -320,29 +339,36 @@ class LeagueStore:
         pairs: list[tuple[int, str, str | None, list[str]]], opens_at: datetime, deadline: datetime,
     ) -> list[int]:  # fmt: skip
         """Write a round's pairings (division, home, away or None for a bye, sets) at once."""
-        try:
-            async with self.store._tx() as conn:
-                ids = []
-                for division, home, away, sets in pairs:
-                    cur = await conn.execute(
+
+        async def body(tx: Tx) -> list[int]:
+            # The league's row lock makes a second opening of the round wait, then meet the unique key.
+            await tx.lock("leagues", league_id)
+            ids = []
+            for division, home, away, sets in pairs:
+                ids.append(
+                    await tx.insert(
                         "INSERT INTO fixtures (league_id, season, round, division, home, away, sets, opens_at,"
                         " deadline) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         (league_id, season, round_number, division, home, away, json.dumps(sets), iso(opens_at),
                          iso(deadline)),
                     )  # fmt: skip
-                    ids.append(int(cur.lastrowid))  # type: ignore[arg-type]
-                return ids
-        except sqlite3.IntegrityError:
+                )
+            return ids
+
+        try:
+            return await self.store._write(body)
+        except IntegrityError:
             raise Conflict(_("round {n} is already open").format(n=round_number)) from None
 
     async def add_fixture_game(self, fixture_id: int, number: int, game_id: int) -> None:
         try:
-            async with self.store._tx() as conn:
-                await conn.execute(
+            await self.store._write(
+                lambda tx: tx.execute(
                     "INSERT INTO fixture_games (fixture_id, number, game_id) VALUES (?, ?, ?)",
                     (fixture_id, number, game_id),
                 )
-        except sqlite3.IntegrityError:
+            )
+        except IntegrityError:
             raise Conflict(_("game {n} of this match is already open").format(n=number)) from None
 
     async def fixtures(self, league_id: int, season: int) -> list[FixtureRow]:
@@ -386,14 +412,15 @@ class LeagueStore:
 
     async def log_match(self, fixture_id: int, kind: str, body: dict[str, Any], by_user: str, now: datetime) -> None:
         try:
-            async with self.store._tx() as conn:
-                await conn.execute(
+            await self.store._write(
+                lambda tx: tx.execute(
                     "INSERT INTO match_log (fixture_id, kind, game_id, body, by_user, recorded_at)"
                     " VALUES (?, ?, ?, ?, ?, ?)",
                     (fixture_id, kind, body.get("game_id") if kind == "game" else None, json.dumps(body), by_user,
                      iso(now)),
                 )  # fmt: skip
-        except sqlite3.IntegrityError:
+            )
+        except IntegrityError:
             raise Conflict(_("that game is already in the match log")) from None
 
     async def match_log(self, league_id: int, season: int) -> list[MatchEntry]:
@@ -406,8 +433,9 @@ class LeagueStore:
 
     async def replace_season_standings(self, league_id: int, number: int, standings: Any) -> None:
         """Rewrite an ended season's kept table (a cache that a rebuild recomputes)."""
-        async with self.store._tx() as conn:
-            await conn.execute(
+        await self.store._write(
+            lambda tx: tx.execute(
                 "UPDATE seasons SET standings = ? WHERE league_id = ? AND number = ? AND ended_at IS NOT NULL",
                 (json.dumps(standings), league_id, number),
             )
+        )

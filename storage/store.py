@@ -1,24 +1,23 @@
 """Reading and writing games, seats, the move log, snapshots and player settings.
 
-Every method takes the store's lock, so the one shared connection never mixes
-two coroutines' transactions. A move is accepted only by ``append_moves``, in
-one transaction that checks the game's version (optimistic concurrency): of two
-submissions for the same turn exactly one commits; the other gets Conflict.
+Each method is one transaction of the backend (``storage.backend``): SQLite or PostgreSQL, the
+same SQL. A move is accepted only by ``append_moves``, in one transaction that checks the game's
+version (optimistic concurrency, under the game's row lock where several processes share the
+database): of two submissions for the same turn exactly one commits; the other gets Conflict.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-import sqlite3
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.language import _
-from storage.database import Database
+from storage.backend import Database, Tx
+
+T = TypeVar("T")
 
 
 class NotFound(LookupError):
@@ -53,7 +52,10 @@ _SAVE_SNAPSHOT = (
 _NEWER_SNAPSHOT = " WHERE excluded.seq >= snapshots.seq"
 # As bytes whatever was stored: a damaged value that is text but not UTF-8 must reach the
 # service's checks (and lose to the log), not fail the read.
-_READ_SNAPSHOT = "SELECT seq, engine_version, CAST(state AS BLOB) FROM snapshots WHERE game_id = ?"
+_READ_SNAPSHOT = {
+    "sqlite": "SELECT seq, engine_version, CAST(state AS BLOB) FROM snapshots WHERE game_id = ?",
+    "postgresql": "SELECT seq, engine_version, state FROM snapshots WHERE game_id = ?",
+}
 
 
 def move_text(move: dict[str, Any]) -> str:
@@ -107,21 +109,27 @@ class GameRow:
 
 
 class Store:
+    """Games, seats, the move log, snapshots, player settings and the clock's claims, over one
+    ``Database`` (SQLite or PostgreSQL: the SQL below is what both speak)."""
+
     def __init__(self, db: Database) -> None:
         self.db = db
-        self.lock = asyncio.Lock()
         self.writes = 0  # transactions this store committed that may change any game: see change_token
         self.game_writes: dict[int, int] = {}  # game id -> this store's transactions that changed only it
 
+    @property
+    def shared(self) -> bool:
+        """Other processes may write to this database (PostgreSQL)."""
+        return self.db.shared
+
     def change_token(self, game_id: int) -> tuple[int, int, int] | None:
-        """Changes to a game's rows so far, without a round trip: SQLite's data_version (bumped
-        when another connection commits), this store's commits that may touch any game, and
-        those that touched only this one. Equal tokens mean none of the game's rows changed
-        in between (other games' moves do not count); None if it cannot be read here."""
-        try:
-            raw = self.db.conn._conn  # type: ignore[attr-defined]
-            version = raw.execute("PRAGMA data_version").fetchone()[0]
-        except Exception:
+        """Changes to a game's rows so far, without a round trip: the database's data version
+        (SQLite's, bumped when another connection commits), this store's commits that may touch
+        any game, and those that touched only this one. Equal tokens mean none of the game's
+        rows changed in between (other games' moves do not count); None when it cannot be told
+        without asking the database (PostgreSQL: the game's version is read instead)."""
+        version = self.db.data_version()
+        if version is None:
             return None
         return (version, self.writes, self.game_writes.get(game_id, 0))
 
@@ -133,36 +141,27 @@ class Store:
         else:
             self.game_writes[game_id] = self.game_writes.get(game_id, 0) + 1
 
-    @asynccontextmanager
-    async def _tx(self, game_id: int | None = None) -> AsyncIterator[Any]:
+    async def _write(self, body: Callable[[Tx], Awaitable[T]], game_id: int | None = None) -> T:
         """A write transaction; ``game_id``: the one game whose rows it may change, if only one."""
-        async with self.lock:
-            conn = self.db.conn
-            await conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield conn
-            except BaseException:
-                await conn.execute("ROLLBACK")
-                raise
-            self._wrote(game_id)
-            await conn.execute("COMMIT")
+        self._wrote(game_id)
+        return await self.db.transaction(body)
 
-    async def _read(self, sql: str, args: tuple = ()) -> list[Any]:
-        async with self.lock, self.db.conn.execute(sql, args) as cur:
-            return list(await cur.fetchall())
+    async def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
+        return await self.db.fetch(sql, args)
 
     # ------------------------------------------------------------------ games
     async def create_game(
         self, creator_id: str, options: dict[str, Any], now: datetime, guild_id: str | None = None,
         channel_id: str | None = None, league_id: int | None = None,
     ) -> int:  # fmt: skip
-        async with self._tx() as conn:
-            cur = await conn.execute(
+        async def body(tx: Tx) -> int:
+            return await tx.insert(
                 "INSERT INTO games (guild_id, channel_id, status, creator_id, options, created_at, updated_at,"
                 " league_id) VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?)",
                 (guild_id, channel_id, creator_id, json.dumps(options), iso(now), iso(now), league_id),
             )
-            return int(cur.lastrowid)  # type: ignore[arg-type]
+
+        return await self._write(body)
 
     async def get_game(self, game_id: int) -> GameRow:
         """The game's row and seats (one consistent read). Raises NotFound or Corrupted."""
@@ -175,52 +174,36 @@ class Store:
     async def get_games(self, game_ids: list[int]) -> list[GameRow | Corrupted]:
         """Several games in one read; a damaged row comes back as its Corrupted error."""
 
-        def read(conn: sqlite3.Connection) -> list[GameRow | Corrupted]:
-            conn.execute("BEGIN")
-            try:
-                out: list[GameRow | Corrupted] = []
-                for game_id in game_ids:
-                    row, seats = _read_row(conn, game_id)
-                    try:
-                        out.append(_parse_game(row, seats))
-                    except Corrupted as exc:
-                        out.append(exc)
-                return out
-            finally:
-                conn.execute("COMMIT")
+        async def body(tx: Tx) -> list[GameRow | Corrupted]:
+            out: list[GameRow | Corrupted] = []
+            for game_id in game_ids:
+                row, seats = await _read_row(tx, game_id)
+                try:
+                    out.append(_parse_game(row, seats))
+                except Corrupted as exc:
+                    out.append(exc)
+            return out
 
-        async with self.lock:
-            return await self.db.run(read)
+        return await self.db.transaction(body, write=False)
 
     async def load_game(self, game_id: int, cached_version: int | None = None) -> Loaded:
         """Row, seats, snapshot and the log bounded by the version read, in one read
-        transaction and one round trip. When the row's version equals ``cached_version`` the
-        log is not read (``moves`` is None). Raises NotFound or Corrupted."""
+        transaction (one round trip on SQLite). When the row's version equals ``cached_version``
+        the log is not read (``moves`` is None). Raises NotFound or Corrupted."""
 
-        def read(conn: sqlite3.Connection) -> Loaded:
-            conn.execute("BEGIN")
-            try:
-                raw, seats = _read_row(conn, game_id)
-                row = _parse_game(raw, seats)
-                if row.version == cached_version:
-                    return Loaded(row, None, None)
-                snap = conn.execute(_READ_SNAPSHOT, (game_id,)).fetchone()
-                log = conn.cursor()
-                log.row_factory = None  # plain tuples: a long log reads a third faster than as Rows
-                moves = log.execute(
-                    "SELECT seq, user_id, move FROM moves WHERE game_id = ? AND seq <= ? ORDER BY seq",
-                    (game_id, row.version),
-                ).fetchall()
-                return Loaded(row, (snap[0], snap[1], snap[2]) if snap else None, moves)
-            finally:
-                conn.execute("COMMIT")
+        async def body(tx: Tx) -> Loaded:
+            raw, seats = await _read_row(tx, game_id)
+            row = _parse_game(raw, seats)
+            if row.version == cached_version:
+                return Loaded(row, None, None)
+            snap = await tx.fetchrow(_READ_SNAPSHOT[tx.dialect], (game_id,))
+            moves = await tx.fetch(
+                "SELECT seq, user_id, move FROM moves WHERE game_id = ? AND seq <= ? ORDER BY seq",
+                (game_id, row.version),
+            )
+            return Loaded(row, (snap[0], snap[1], bytes(snap[2])) if snap else None, moves)
 
-        async with self.lock:
-            return await self.db.run(read)
-
-    @staticmethod
-    def _game(row: Any, seats: list[Any]) -> GameRow:
-        return _parse_game(row, seats)
+        return await self.db.transaction(body, write=False)
 
     async def game_ids(
         self, status: str | None = None, guild_id: str | None = None, user_id: str | None = None
@@ -261,10 +244,10 @@ class Store:
         return rows[0][0] if rows else None
 
     @staticmethod
-    async def _lobby(conn: Any, game_id: int) -> Any:
-        """The game's row, inside a transaction, if it is still a lobby."""
-        async with conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
-            row = await cur.fetchone()
+    async def _lobby(tx: Tx, game_id: int) -> Any:
+        """The game's row, locked for the transaction, if it is still a lobby."""
+        await tx.lock("games", game_id)
+        row = await tx.fetchrow("SELECT * FROM games WHERE id = ?", (game_id,))
         if row is None:
             raise NotFound(_("there is no game #{id}").format(id=game_id))
         if row["status"] != "lobby":
@@ -275,89 +258,105 @@ class Store:
         self, game_id: int, change: Callable[[dict[str, Any]], None], now: datetime
     ) -> dict[str, Any]:
         """Read-modify-write a lobby's options in one transaction (``change`` may raise Conflict)."""
-        async with self._tx(game_id) as conn:
-            options = json.loads((await self._lobby(conn, game_id))["options"])
+
+        async def body(tx: Tx) -> dict[str, Any]:
+            options = json.loads((await self._lobby(tx, game_id))["options"])
             change(options)
-            await conn.execute(
+            await tx.execute(
                 "UPDATE games SET options = ?, updated_at = ? WHERE id = ?", (json.dumps(options), iso(now), game_id)
             )
-            return options
+            return options  # type: ignore[no-any-return]
+
+        return await self._write(body, game_id)
 
     async def set_discord_ids(
         self, game_id: int, thread_id: str | None = None, lobby_message: str | None = None
     ) -> None:
-        async with self._tx(game_id) as conn:
+        async def body(tx: Tx) -> None:
             if thread_id is not None:
-                await conn.execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
+                await tx.execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
             if lobby_message is not None:
-                await conn.execute("UPDATE games SET lobby_message = ? WHERE id = ?", (lobby_message, game_id))
+                await tx.execute("UPDATE games SET lobby_message = ? WHERE id = ?", (lobby_message, game_id))
+
+        await self._write(body, game_id)
 
     # ------------------------------------------------------------------ seats
     async def add_seat(self, game_id: int, user_id: str, name: str, is_ai: bool, now: datetime, capacity: int) -> None:
-        async with self._tx(game_id) as conn:
-            await self._lobby(conn, game_id)
-            async with conn.execute("SELECT count(*) FROM seats WHERE game_id = ?", (game_id,)) as cur:
-                (count,) = await cur.fetchone()  # type: ignore[misc]
+        async def body(tx: Tx) -> None:
+            await self._lobby(tx, game_id)
+            count = (await tx.fetch("SELECT count(*) FROM seats WHERE game_id = ?", (game_id,)))[0][0]
             if count >= capacity:
                 raise Conflict(_("the lobby is full ({n} players)").format(n=capacity))
-            try:
-                await conn.execute(
-                    "INSERT INTO seats (game_id, user_id, name, is_ai, joined_at) VALUES (?, ?, ?, ?, ?)",
-                    (game_id, user_id, name, int(is_ai), iso(now)),
-                )
-            except Exception as exc:  # the primary key: already seated
-                if "UNIQUE" in str(exc):
-                    raise Conflict(_("you are already in this lobby")) from None
-                raise
+            if await tx.fetchrow("SELECT 1 FROM seats WHERE game_id = ? AND user_id = ?", (game_id, user_id)):
+                raise Conflict(_("you are already in this lobby"))
+            await tx.execute(
+                "INSERT INTO seats (game_id, user_id, name, is_ai, joined_at) VALUES (?, ?, ?, ?, ?)",
+                (game_id, user_id, name, int(is_ai), iso(now)),
+            )
+
+        await self._write(body, game_id)
 
     async def remove_seat(self, game_id: int, user_id: str) -> None:
-        async with self._tx(game_id) as conn:
-            cur = await conn.execute(
+        async def body(tx: Tx) -> None:
+            await tx.lock("games", game_id)
+            changed = await tx.execute(
                 "DELETE FROM seats WHERE game_id = ? AND user_id = ?"
                 " AND (SELECT status FROM games WHERE id = ?) = 'lobby'",
                 (game_id, user_id, game_id),
             )
-            if cur.rowcount == 0:
+            if changed == 0:
                 raise Conflict(_("you are not in this lobby (or the game has started)"))
+
+        await self._write(body, game_id)
 
     async def set_seat_status(
         self, game_id: int, user_id: str, status: str, expected_version: int | None = None
     ) -> bool:
         """Change a seat's status; with ``expected_version``, only if the game is still at that
         version and running (False otherwise: a move got in first)."""
-        async with self._tx(game_id) as conn:
-            sql = "UPDATE seats SET status = ? WHERE game_id = ? AND user_id = ? AND status = 'playing'"
-            args: list[Any] = [status, game_id, user_id]
-            if expected_version is not None:
-                sql += " AND (SELECT version FROM games WHERE id = ? AND status = 'active') = ?"
-                args += [game_id, expected_version]
-            cur = await conn.execute(sql, args)
-            return cur.rowcount == 1
+        sql = "UPDATE seats SET status = ? WHERE game_id = ? AND user_id = ? AND status = 'playing'"
+        args: list[Any] = [status, game_id, user_id]
+        if expected_version is not None:
+            sql += " AND (SELECT version FROM games WHERE id = ? AND status = 'active') = ?"
+            args += [game_id, expected_version]
+
+        async def body(tx: Tx) -> bool:
+            # The game's row lock orders this against a move's append (which locks it too): the
+            # version read below is the committed one, so a move and a forfeit never both count.
+            await tx.lock("games", game_id)
+            return await tx.execute(sql, args) == 1
+
+        return await self._write(body, game_id)
 
     async def start_game(self, game_id: int, setup: dict[str, Any], order: list[str], now: datetime) -> None:
         """Lobby -> active: the engine setup and the seat order (user ids) are fixed."""
-        async with self._tx(game_id) as conn:
-            cur = await conn.execute(
+
+        async def body(tx: Tx) -> None:
+            changed = await tx.execute(
                 "UPDATE games SET status = 'active', setup = ?, version = 0, turn_started_at = ?, updated_at = ?"
                 " WHERE id = ? AND status = 'lobby'",
                 (json.dumps(setup), iso(now), iso(now), game_id),
             )
-            if cur.rowcount == 0:
+            if changed == 0:
                 raise Conflict(_("the game has already started"))
-            for seat, user_id in enumerate(order):
-                await conn.execute(
-                    "UPDATE seats SET seat = ? WHERE game_id = ? AND user_id = ?", (seat, game_id, user_id)
-                )
+            await tx.executemany(
+                "UPDATE seats SET seat = ? WHERE game_id = ? AND user_id = ?",
+                [(seat, game_id, user_id) for seat, user_id in enumerate(order)],
+            )
+
+        await self._write(body, game_id)
 
     async def finish(self, game_id: int, status: str, result: dict[str, Any] | None, now: datetime) -> None:
-        async with self._tx(game_id) as conn:
-            cur = await conn.execute(
+        async def body(tx: Tx) -> None:
+            changed = await tx.execute(
                 "UPDATE games SET status = ?, result = ?, updated_at = ?"
                 " WHERE id = ? AND status IN ('lobby', 'active')",
                 (status, json.dumps(result) if result is not None else None, iso(now), game_id),
             )
-            if cur.rowcount == 0:
+            if changed == 0:
                 raise Conflict(_("the game is already over"))
+
+        await self._write(body, game_id)
 
     # ------------------------------------------------------------------ moves
     async def append_moves(
@@ -376,7 +375,9 @@ class Store:
 
         ``new_turn`` restarts the turn clock (and its reminder); ``result`` ends the game. The
         moves are refused (Conflict) when their author's seat has left the game meanwhile (a
-        forfeit at the deadline), so a move and a forfeit never both count. One round trip.
+        forfeit at the deadline), so a move and a forfeit never both count. Of two processes
+        appending to the same version, exactly one commits (the version check, under the game's
+        row lock on PostgreSQL).
         """
         version = expected_version + len(entries)
         sql = "UPDATE games SET version = ?, updated_at = ?"
@@ -398,27 +399,19 @@ class Store:
             for i, (user_id, move) in enumerate(entries)
         ]
 
-        def write(conn: sqlite3.Connection) -> bool:
-            conn.execute("BEGIN IMMEDIATE")
-            try:
-                if conn.execute(sql, args).rowcount == 0:
-                    conn.execute("ROLLBACK")
-                    return False
-                conn.executemany(
-                    "INSERT INTO moves (game_id, seq, user_id, move, created_at) VALUES (?, ?, ?, ?, ?)", rows
-                )
-                if snapshot is not None:
-                    conn.execute(_SAVE_SNAPSHOT + _NEWER_SNAPSHOT, (game_id, version, *snapshot))
-            except BaseException:
-                conn.execute("ROLLBACK")
-                raise
-            conn.execute("COMMIT")
+        async def body(tx: Tx) -> bool:
+            await tx.lock("games", game_id)
+            if await tx.execute(sql, args) == 0:
+                return False
+            await tx.executemany(
+                "INSERT INTO moves (game_id, seq, user_id, move, created_at) VALUES (?, ?, ?, ?, ?)", rows
+            )
+            if snapshot is not None:
+                await tx.execute(_SAVE_SNAPSHOT + _NEWER_SNAPSHOT, (game_id, version, *snapshot))
             return True
 
-        async with self.lock:
-            self._wrote(game_id)
-            if not await self.db.run(write):
-                raise Conflict(_("that turn has already been played"))
+        if not await self._write(body, game_id):
+            raise Conflict(_("that turn has already been played"))
         return version
 
     async def moves(self, game_id: int, after: int = 0) -> list[tuple[int, str, str]]:
@@ -429,8 +422,8 @@ class Store:
         return [(r[0], r[1], r[2]) for r in rows]
 
     async def snapshot(self, game_id: int) -> tuple[int, str, bytes] | None:
-        rows = await self._read(_READ_SNAPSHOT, (game_id,))
-        return (rows[0][0], rows[0][1], rows[0][2]) if rows else None
+        rows = await self._read(_READ_SNAPSHOT[self.db.dialect], (game_id,))
+        return (rows[0][0], rows[0][1], bytes(rows[0][2])) if rows else None
 
     async def save_snapshot(
         self, game_id: int, seq: int, engine_version: str, state: bytes, replace: bool = False
@@ -438,16 +431,20 @@ class Store:
         """Keep the newest snapshot; ``replace`` overwrites it whatever its seq (one that
         was found to disagree with the log)."""
         newer = "" if replace else _NEWER_SNAPSHOT
-        async with self._tx(game_id) as conn:
-            await conn.execute(_SAVE_SNAPSHOT + newer, (game_id, seq, engine_version, state))
 
-    # ------------------------------------------------------------------ the clock's lease
+        async def body(tx: Tx) -> None:
+            await tx.execute(_SAVE_SNAPSHOT + newer, (game_id, seq, engine_version, state))
+
+        await self._write(body, game_id)
+
+    # ------------------------------------------------------------------ the clock
     async def take_clock_lease(self, holder: str, now: datetime, ttl: timedelta) -> str | None:
-        """Take or renew the deadline clock's lease for ``holder``. Returns None when it is
-        ours now, or the other holder's id when their heartbeat is younger than ``ttl``."""
-        async with self._tx() as conn:
-            async with conn.execute("SELECT holder, heartbeat FROM clock_lease WHERE id = 1") as cur:
-                row = await cur.fetchone()
+        """Take or renew the deadline clock's lease for ``holder`` (a single-process database:
+        see ``service.clock``). Returns None when it is ours now, or the other holder's id when
+        their heartbeat is younger than ``ttl``."""
+
+        async def body(tx: Tx) -> str | None:
+            row = await tx.fetchrow("SELECT holder, heartbeat FROM clock_lease WHERE id = 1")
             if row is not None and row[0] != holder:
                 try:
                     beat = datetime.fromisoformat(row[1])
@@ -455,24 +452,63 @@ class Store:
                     beat = None  # an unreadable heartbeat is a dead one
                 if beat is not None and beat.tzinfo is not None and now - beat < ttl:
                     return str(row[0])
-            await conn.execute(
+            await tx.execute(
                 "INSERT INTO clock_lease (id, holder, heartbeat) VALUES (1, ?, ?)"
                 " ON CONFLICT (id) DO UPDATE SET holder = excluded.holder, heartbeat = excluded.heartbeat",
                 (holder, iso(now)),
             )
             return None
 
+        return await self._write(body)
+
+    async def beat(self, holder: str, now: datetime) -> None:
+        """Note that ``holder``'s clock ticked (a shared database has no lease: every process
+        ticks; the last beat tells ``bot.py health`` that some process does)."""
+        await self._write(
+            lambda tx: tx.execute(
+                "INSERT INTO clock_lease (id, holder, heartbeat) VALUES (1, ?, ?)"
+                " ON CONFLICT (id) DO UPDATE SET holder = excluded.holder, heartbeat = excluded.heartbeat",
+                (holder, iso(now)),
+            )
+        )
+
     async def release_clock_lease(self, holder: str) -> None:
-        async with self._tx() as conn:
-            await conn.execute("DELETE FROM clock_lease WHERE id = 1 AND holder = ?", (holder,))
+        await self._write(lambda tx: tx.execute("DELETE FROM clock_lease WHERE id = 1 AND holder = ?", (holder,)))
+
+    async def claim_games(self, game_ids: list[int], holder: str, now: datetime, ttl: timedelta) -> list[int]:
+        """Of ``game_ids``, those ``holder`` may handle the deadline of now: each is claimed until
+        ``now + ttl`` by exactly one of the processes asking at once (rows another process holds
+        are skipped, not waited for), and a claim that expired (its process died) is free."""
+        if not game_ids:
+            return []
+        skip = " FOR UPDATE SKIP LOCKED" if self.db.dialect == "postgresql" else ""
+        marks = ", ".join("?" for _ in game_ids)
+
+        async def body(tx: Tx) -> list[int]:
+            free = await tx.fetch(
+                f"SELECT id FROM games WHERE id IN ({marks}) AND status = 'active'"
+                f" AND (clock_until IS NULL OR clock_until < ? OR clock_holder = ?){skip}",
+                (*game_ids, iso(now), holder),
+            )
+            ids = [r[0] for r in free]
+            await tx.executemany(
+                "UPDATE games SET clock_holder = ?, clock_until = ? WHERE id = ?",
+                [(holder, iso(now + ttl), game_id) for game_id in ids],
+            )
+            return ids
+
+        return await self._write(body)
 
     async def mark_reminded(self, game_id: int, version: int) -> bool:
         """Note that this turn's reminder went out; False if the turn moved on meanwhile."""
-        async with self._tx(game_id) as conn:
-            cur = await conn.execute(
+
+        async def body(tx: Tx) -> bool:
+            changed = await tx.execute(
                 "UPDATE games SET reminded = 1 WHERE id = ? AND version = ? AND reminded = 0", (game_id, version)
             )
-            return cur.rowcount == 1
+            return changed == 1
+
+        return await self._write(body, game_id)
 
     # ------------------------------------------------------------------ players
     async def player_settings(self, user_id: str) -> dict[str, Any]:
@@ -484,26 +520,28 @@ class Store:
     async def save_player(
         self, user_id: str, name: str, now: datetime, dm_turns: bool | None = None, language: str | None = None
     ) -> None:
-        async with self._tx() as conn:
-            await conn.execute(
+        async def body(tx: Tx) -> None:
+            await tx.execute(
                 "INSERT INTO players (user_id, name, created_at) VALUES (?, ?, ?)"
                 " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name",
                 (user_id, name, iso(now)),
             )
             if dm_turns is not None:
-                await conn.execute("UPDATE players SET dm_turns = ? WHERE user_id = ?", (int(dm_turns), user_id))
+                await tx.execute("UPDATE players SET dm_turns = ? WHERE user_id = ?", (int(dm_turns), user_id))
             if language is not None:
-                await conn.execute("UPDATE players SET language = ? WHERE user_id = ?", (language, user_id))
+                await tx.execute("UPDATE players SET language = ? WHERE user_id = ?", (language, user_id))
+
+        await self._write(body)
 
 
-def _read_row(conn: sqlite3.Connection, game_id: int) -> tuple[Any, list[Any]]:
-    row = conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+async def _read_row(tx: Tx, game_id: int) -> tuple[Any, list[Any]]:
+    row = await tx.fetchrow("SELECT * FROM games WHERE id = ?", (game_id,))
     if row is None:
         raise NotFound(_("there is no game #{id}").format(id=game_id))
-    seats = conn.execute(
+    seats = await tx.fetch(
         "SELECT user_id, name, seat, is_ai, status FROM seats WHERE game_id = ? ORDER BY seat, joined_at, rowid",
         (game_id,),
-    ).fetchall()
+    )
     return row, seats
 
 

@@ -2,3 +2,34 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import os  # noqa: E402
+import subprocess  # noqa: E402
+
+import pytest  # noqa: E402
+
+from tests.postgres_server import PostgresServer  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def postgres():
+    """The session's PostgreSQL server (see tests/postgres_server.py)."""
+    server = PostgresServer()
+    try:
+        server.start()
+    except (RuntimeError, OSError, subprocess.CalledProcessError) as exc:
+        detail = getattr(exc, "stderr", b"") or b""
+        why = f"no PostgreSQL server for the tests: {exc} {detail.decode(errors='replace')[-400:]}"
+        if os.environ.get("REQUIRE_POSTGRES"):
+            pytest.fail(why)
+        pytest.skip(why)
+    yield server
+    server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request, tmp_path):
+    """A new, empty database of each backend: an SQLite file, then a PostgreSQL database."""
+    if request.param == "sqlite":
+        return str(tmp_path / "test.db")
+    return request.getfixturevalue("postgres").new_database()

@@ -63,8 +63,9 @@ class Clock:
 
 
 @asynccontextmanager
-async def league_services(path: Path) -> AsyncIterator[tuple[Any, Clock, Any, Any]]:
-    """(database, clock, game service, league service) over a new database file; games' seeds count up."""
+async def league_services(path: Path | str) -> AsyncIterator[tuple[Any, Clock, Any, Any]]:
+    """(database, clock, game service, league service) over a new database (a file or a URL); games'
+    seeds count up."""
     from service import GameService
     from service.leagues import LeagueService
     from storage import Store, open_database

@@ -111,11 +111,11 @@ def test_a_river_tile_put_back_is_within_the_drawn_prefix():
 
 # ---------------------------------------------------------------------- the service
 @pytest.fixture
-async def env(tmp_path):
-    db = await open_database(tmp_path / "games.db")
+async def env(db_url):
+    db = await open_database(db_url)
     clock = Clock()
     service = GameService(Store(db), clock)
-    yield service, clock, tmp_path / "games.db"
+    yield service, clock, db_url
     await db.close()
 
 

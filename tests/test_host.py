@@ -169,3 +169,64 @@ def test_the_dockerfile_runs_the_pinned_requirements_as_a_user_with_a_health_che
     text = (ROOT / "Dockerfile").read_text()
     assert "pip install --no-cache-dir -r requirements.txt" in text
     assert "USER carcassonne" in text and "HEALTHCHECK" in text and '"bot.py", "health"' in text
+
+
+async def test_migrate_db_copies_sqlite_into_postgresql_verifies_it_and_is_safe_twice(tmp_path, postgres):
+    from service.leagues import LeagueService
+    from storage.leagues import LeagueStore
+
+    live = tmp_path / "live.db"
+    versions = await play_some(live, games=3, turns=8)
+    db = await open_database(live)  # a league, and a player who resigned
+    try:
+        games = GameService(Store(db))
+        leagues = LeagueService(games, LeagueStore(games.store))
+        league = await leagues.create(as_("boss", "g", manager=True), "Friday")
+        await leagues.join(as_("u1", "g"), league.id, "Ann")
+        await games.resign(as_("u1", "g"), 1)  # a seat's status changes
+    finally:
+        await db.close()
+    target = postgres.new_database()
+    said: list[str] = []
+    assert await host.migrate_db(str(live), target, said.append) == 0, said
+    assert "verified: 3 games replay the same on both sides" in said[-1]
+    # The bot moved on before the switch: a second run catches up, and changes nothing else.
+    await play_some(live, games=1, turns=4)
+    said.clear()
+    assert await host.migrate_db(str(live), target, said.append) == 0, said
+    assert "verified: 4 games" in said[-1]
+    source, moved = await open_database(live), await open_database(target)
+    try:
+        service, before = GameService(Store(moved)), Store(source)
+        for game_id in [*versions, 4]:
+            assert await service.store.moves(game_id) == await before.moves(game_id)
+            assert len(await before.moves(game_id)) >= versions.get(game_id, 4)
+        resigned = await service.lobby(as_("u1", "g"), 1)
+        assert resigned.seat_of("u1").status == "resigned" and resigned == await before.get_game(1)
+        new = await service.create_lobby(as_("u3", "g"), "Cy", LobbyOptions())
+        assert new.id == 5  # the counters moved past the copied ids
+        assert [lg.name for lg in await LeagueStore(service.store).leagues("g")] == ["Friday"]
+    finally:
+        await moved.close()
+        await source.close()
+    assert await host.migrate_db(str(tmp_path / "none.db"), target, said.append) == 2
+    status, lines = await host.health(target)  # the copied heartbeat is old: no bot runs on it yet
+    assert lines[:2] == ["database: ok (4 active games)", f"schema: current ({LATEST})"]
+    assert status == 1 and "clock: not ticking" in lines[2]
+
+
+def test_the_shard_options(tmp_path):
+    from bot import main, shard_ids
+
+    assert shard_ids("0-1") == [0, 1] and shard_ids("0,2-3") == [0, 2, 3]
+    env = {**os.environ, "DATABASE_URL": str(tmp_path / "one.db"), "DISCORD_TOKEN": ""}
+    run = [sys.executable, "bot.py"]
+    root = Path(__file__).resolve().parent.parent
+    half = subprocess.run([*run, "--shards", "0-1", "--shard-count", "4"], cwd=root, env=env, capture_output=True,
+                          text=True)  # fmt: skip
+    assert half.returncode == 2 and "several bot processes need a shared database" in half.stderr
+    wrong = subprocess.run([*run, "--shards", "4", "--shard-count", "4"], cwd=root, env=env, capture_output=True,
+                           text=True)  # fmt: skip
+    assert wrong.returncode == 2 and "shard 4 does not exist" in wrong.stderr
+    with pytest.raises(SystemExit):
+        main(["--shards", "x"])

@@ -11,8 +11,8 @@ from tests.helpers import SYSTEM, anyone, as_, draft_question, league_services  
 
 
 @pytest.fixture
-async def env(tmp_path):
-    async with league_services(tmp_path / "league.db") as (_db, _clock, games, leagues):
+async def env(db_url):
+    async with league_services(db_url) as (_db, _clock, games, leagues):
         yield games, leagues
 
 
@@ -179,6 +179,8 @@ async def test_abandoned_games_are_not_rated(env):
 )
 async def test_a_damaged_league_answers_clearly_and_the_others_keep_working(env, damage, what):
     games, leagues = env
+    if games.store.db.dialect == "postgresql" and "'lots'" in damage:
+        pytest.skip("PostgreSQL's typed columns refuse a rating stored as text")
     broken = await league_with_members(leagues)
     sound = await leagues.create(as_("boss", "g1", manager=True), "Saturday")
     await leagues.join(as_("u1", "g1"), sound.id, "Ann")
@@ -186,7 +188,7 @@ async def test_a_damaged_league_answers_clearly_and_the_others_keep_working(env,
     await games.join(as_("u2", "g1"), lobby.id, "Bob")
     await games.start(as_("u1", "g1"), lobby.id)
     await play_out(games, lobby.id)  # the broken league has ratings and a result before the damage
-    await games.store.db.conn.execute(damage.replace("{id}", str(broken.id)))  # damage below the service
+    await games.store.db.execute(damage.replace("{id}", str(broken.id)))  # damage below the service
     damaged = f"league #{broken.id} cannot be read: its stored data is damaged"
     with pytest.raises(ServiceError, match=damaged):
         await leagues.standings(anyone("g1"), broken.id)

@@ -51,9 +51,11 @@ async def play_turn(service, view, guild=G1):
 
 
 async def sql(service, *statements, args=()):
-    async with service.store._tx() as conn:
+    async def body(tx):
         for statement in statements:
-            await conn.execute(statement, args if "?" in statement else ())
+            await tx.execute(statement, args if "?" in statement else ())
+
+    await service.store.db.transaction(body)
 
 
 async def table_state(service):
@@ -349,9 +351,9 @@ async def test_a_damaged_game_fails_alone(env, kind, caplog):
     assert 20 <= (await service.store.snapshot(a))[0] <= va.version
     statements, expected = _corruptions(a, va.version, b)[kind]
     if "status = 'ghost'" in statements[0] or "'zombie'" in statements[0]:
-        await service.store.db.conn.execute("PRAGMA ignore_check_constraints = ON")
+        await sql(service, "PRAGMA ignore_check_constraints = ON")
     await sql(service, *statements)
-    await service.store.db.conn.execute("PRAGMA ignore_check_constraints = OFF")
+    await sql(service, "PRAGMA ignore_check_constraints = OFF")
     fresh = GameService(service.store, clock)  # as after a restart: nothing cached
     if expected == LOG_WINS:
         view = await fresh.turn(anyone(G1), a)
@@ -548,10 +550,10 @@ async def test_finished_and_aborted_games_leave_the_cache_and_it_is_bounded(env,
 async def test_a_database_with_text_snapshots_upgrades_and_its_games_load(tmp_path, monkeypatch):
     """Before migration 6 a snapshot was base64 in JSON text: the migration drops them (a
     cache), and each game's next load replays its log and writes a snapshot of bytes."""
-    import storage.database
+    import storage.sqlite
 
     path = tmp_path / "old.db"
-    monkeypatch.setattr(storage.database, "MIGRATIONS", [m for m in MIGRATIONS if m[0] < 6])
+    monkeypatch.setattr(storage.sqlite, "MIGRATIONS", [m for m in MIGRATIONS if m[0] < 6])
     db = await open_database(path)
     service = GameService(Store(db), Clock(), new_seed=itertools.count(1).__next__)
     gid, view = await open_game(service, seed=4)

@@ -21,8 +21,8 @@ FAMILIES = [
 
 
 @pytest.fixture
-async def service(tmp_path):
-    db = await open_database(tmp_path / "q.db")
+async def service(db_url):
+    db = await open_database(db_url)
     seeds = itertools.count(11)
     yield GameService(Store(db), clock=Clock(), new_seed=lambda: next(seeds))
     await db.close()

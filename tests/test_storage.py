@@ -1,4 +1,5 @@
-"""Storage: migrations, the append-only log, optimistic versions."""
+"""Storage: migrations, the append-only log, optimistic versions — on SQLite and on a real
+PostgreSQL server (the ``db_url`` fixture runs each test on both)."""
 
 import asyncio
 import sqlite3
@@ -6,28 +7,45 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from storage import Conflict, NotFound, Store, open_database
-from storage.database import migrate
-from storage.migrations import MIGRATIONS
+from storage import Conflict, IntegrityError, NotFound, Store, open_database
+from storage.database import LATEST
+from storage.migrations import MIGRATIONS, POSTGRES_MIGRATIONS
 
 NOW = datetime(2026, 11, 21, 12, 0, tzinfo=UTC)
 
 
 @pytest.fixture
-async def store(tmp_path):
-    db = await open_database(tmp_path / "t.db")
+async def store(db_url):
+    db = await open_database(db_url)
     yield Store(db)
     await db.close()
 
 
-async def test_new_database_has_the_latest_schema_in_wal_mode(tmp_path):
+def test_both_backends_know_the_same_schema_versions():
+    assert max(v for v, _ in MIGRATIONS) == max(v for v, _ in POSTGRES_MIGRATIONS) == LATEST
+
+
+async def test_a_new_database_has_the_latest_schema(db_url):
+    db = await open_database(db_url)
+    assert await db.schema_version() == LATEST
+    assert await db.migrate() == []  # nothing left to apply
+    await db.close()
+    again = await open_database(db_url)  # a restart finds it current
+    assert await again.schema_version() == LATEST
+    await again.close()
+
+
+async def test_sqlite_runs_in_wal_mode_with_foreign_keys(tmp_path):
     db = await open_database(tmp_path / "new.db")
-    assert await db.schema_version() == MIGRATIONS[-1][0]
-    async with db.conn.execute("PRAGMA journal_mode") as cur:
-        assert (await cur.fetchone())[0] == "wal"
-    async with db.conn.execute("PRAGMA foreign_keys") as cur:
-        assert (await cur.fetchone())[0] == 1
-    assert await migrate(db) == []  # nothing left to apply
+    assert (await db.fetch("PRAGMA journal_mode"))[0][0] == "wal"
+    assert (await db.fetch("PRAGMA foreign_keys"))[0][0] == 1
+    await db.close()
+
+
+async def test_a_database_url_names_the_backend(tmp_path, monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", f"sqlite:///{tmp_path}/by-url.db")
+    db = await open_database()
+    assert db.dialect == "sqlite" and not db.shared and (tmp_path / "by-url.db").exists()
     await db.close()
 
 
@@ -39,9 +57,8 @@ async def test_an_older_database_upgrades_in_place(tmp_path):
     raw.commit()
     raw.close()
     db = await open_database(path)
-    assert await db.schema_version() == MIGRATIONS[-1][0]
-    async with db.conn.execute("SELECT x FROM leftover") as cur:
-        assert (await cur.fetchone())[0] == 42  # existing data survives
+    assert await db.schema_version() == LATEST
+    assert (await db.fetch("SELECT x FROM leftover"))[0][0] == 42  # existing data survives
     await db.close()
 
 
@@ -61,12 +78,10 @@ async def test_the_log_is_append_only(store):
     gid = await store.create_game("u1", {}, NOW)
     await store.start_game(gid, {}, [], NOW)
     await store.append_moves(gid, 0, [("u1", {"type": "tile"})], NOW, True)
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        async with store._tx() as conn:
-            await conn.execute("UPDATE moves SET move = '{}' WHERE game_id = ?", (gid,))
-    with pytest.raises(sqlite3.IntegrityError, match="append-only"):
-        async with store._tx() as conn:
-            await conn.execute("DELETE FROM moves WHERE game_id = ?", (gid,))
+    with pytest.raises(IntegrityError, match="append-only"):
+        await store.db.execute("UPDATE moves SET move = '{}' WHERE game_id = ?", (gid,))
+    with pytest.raises(IntegrityError, match="append-only"):
+        await store.db.execute("DELETE FROM moves WHERE game_id = ?", (gid,))
     assert len(await store.moves(gid)) == 1
 
 
@@ -106,20 +121,23 @@ async def test_a_snapshot_saved_with_moves_commits_with_them_or_not_at_all(store
     assert await store.snapshot(gid) == (2, "1", b"two")  # none given: the last one stays
 
 
-async def test_two_processes_opening_a_new_database_together_migrate_it_once(tmp_path):
-    path = tmp_path / "race.db"
-    dbs = await asyncio.gather(*(open_database(path) for _ in range(4)))
+async def test_two_processes_opening_a_new_database_together_migrate_it_once(db_url):
+    dbs = await asyncio.gather(*(open_database(db_url) for _ in range(4)))
     try:
         for db in dbs:
-            assert await db.schema_version() == MIGRATIONS[-1][0]
+            assert await db.schema_version() == LATEST
     finally:
         for db in dbs:
             await db.close()
 
 
-async def test_durable_commits_and_the_clock_lease(store):
-    async with store.db.conn.execute("PRAGMA synchronous") as cur:
-        assert (await cur.fetchone())[0] == 2  # FULL: a commit survives power loss in WAL mode
+async def test_durable_sqlite_commits(tmp_path):
+    db = await open_database(tmp_path / "t.db")
+    assert (await db.fetch("PRAGMA synchronous"))[0][0] == 2  # FULL: a commit survives power loss in WAL mode
+    await db.close()
+
+
+async def test_the_clock_lease(store):
     ttl = timedelta(minutes=5)
     assert await store.take_clock_lease("a", NOW, ttl) is None
     assert await store.take_clock_lease("b", NOW + timedelta(minutes=4), ttl) == "a"
