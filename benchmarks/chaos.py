@@ -1,9 +1,14 @@
 """The chaos run: ``python -m benchmarks.chaos [KILLS]`` (default 100; minutes, not for CI).
 
-Two worker processes play 4 games each over one SQLite file (half of them against a computer);
-both are SIGKILLed at a random moment, then a fresh service checks that every acknowledged move
-is stored, every started game loads, and no game is left waiting on a computer after one clock
-tick; then the next round starts over the same file. Prints the totals.
+SQLite: two worker processes play 4 games each over one SQLite file (half of them against a
+computer); both are SIGKILLed at a random moment, then a fresh service checks that every
+acknowledged move is stored, every started game loads, and no game is left waiting on a computer
+after one clock tick; then the next round starts over the same file. Prints the totals.
+
+``--postgres [KILLS]`` (default 50): three processes share one PostgreSQL database (a server
+started for the run), each playing and ticking the deadline clock; every 0.5-2 s one of them, at
+random, is SIGKILLed and replaced. Then the same checks, and the longest the clock went without
+a tick from any process.
 """
 
 from __future__ import annotations
@@ -16,7 +21,7 @@ import time
 from pathlib import Path
 
 from benchmarks.table import print_table
-from tests.crash_worker import check, kill_round
+from tests.crash_worker import check, kill_rolling, kill_round
 
 
 def main(kills: int = 100) -> None:
@@ -54,5 +59,39 @@ def main(kills: int = 100) -> None:
         print("unloadable:", line)
 
 
+def main_postgres(kills: int = 50, workers: int = 3) -> None:
+    from tests.postgres_server import PostgresServer
+
+    server = PostgresServer()
+    server.start()
+    try:
+        url = server.new_database()
+        start = time.perf_counter()
+        rolling = kill_rolling(url, kills, workers, random.Random(16), tick_every=0.5)
+        outcome = asyncio.run(check(url, rolling.acks))
+    finally:
+        server.stop()
+    first = rolling.ticks[0] if rolling.ticks else 0.0
+    gaps = [b - a for a, b in zip(rolling.ticks, rolling.ticks[1:], strict=False) if a > first + 1]
+    print_table(
+        [
+            (f"processes SIGKILLed (1 of {workers} at a time, each replaced)", f"{rolling.killed}", "50"),
+            ("moves acknowledged", f"{len(rolling.acks)}", ""),
+            ("acknowledged moves lost", f"{outcome.lost}", "0"),
+            (f"games loaded after the run (of {outcome.games + len(outcome.unloadable)})", f"{outcome.games}", "all"),
+            ("games waiting on a computer at the end", f"{outcome.waiting}", ""),
+            ("games still waiting after one clock tick (stuck)", f"{outcome.stuck}", "0"),
+            ("clock ticks, all processes", f"{len(rolling.ticks)}", ""),
+            ("longest time without a tick from any process (ticks every 0.5 s)", f"{max(gaps, default=0):.2f} s", ""),
+            ("wall time", f"{time.perf_counter() - start:.0f} s", ""),
+        ]
+    )
+    for line in outcome.unloadable[:10]:
+        print("unloadable:", line)
+
+
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 100)
+    if sys.argv[1:2] == ["--postgres"]:
+        main_postgres(int(sys.argv[2]) if len(sys.argv) > 2 else 50)
+    else:
+        main(int(sys.argv[1]) if len(sys.argv) > 1 else 100)

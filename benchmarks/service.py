@@ -190,7 +190,8 @@ async def main() -> None:
             version = await append_statement_by_statement(service.store, scratch, version)
             old_append.append(time.perf_counter() - start)
             start = time.perf_counter()
-            version = await service.store.append_moves(scratch, version, [("x", {"type": "pass"})], time_now(), True)
+            appended = await service.store.append_moves(scratch, version, [("x", {"type": "pass"})], time_now(), True)
+            version = appended.version
             new_append.append(time.perf_counter() - start)
         await db.close()
         db = await open_database(Path(folder) / "load.db")

@@ -63,8 +63,9 @@ class Clock(ServiceCore):
         if holder is not None:
             if self._lease_holder != holder:
                 log.warning(
-                    "another bot instance (%s) runs the deadline clock over this database; this one (%s)"
-                    " takes it over if that one stops ticking for %s s.",
+                    "another bot process (%s) runs the deadline clock over this SQLite database; this one (%s)"
+                    " takes it over if that one stops ticking for %s s. SQLite serves one bot process:"
+                    " several processes need PostgreSQL (DATABASE_URL=postgresql://...).",
                     holder, self.instance_id, int(LEASE_TTL.total_seconds()),
                 )  # fmt: skip
                 self._lease_holder = holder

@@ -80,7 +80,7 @@ class GameLog:
         self._locks: weakref.WeakValueDictionary[int, _GameLock] = weakref.WeakValueDictionary()
         # id -> (store change token, row) of the cached games: while the token is unchanged no
         # row changed, and a load needs no round trip (see Store.change_token).
-        self._rows: dict[int, tuple[tuple[int, int, int], GameRow]] = {}
+        self._rows: dict[int, tuple[tuple[int, int, int] | None, GameRow]] = {}
         # id -> (version, running digest of the log's move texts) of the cached games, so that a
         # snapshot's digest of the moves it covers costs the new moves only (see _snapshot_blob).
         self._log_hashes: dict[int, tuple[int, Any]] = {}
@@ -120,13 +120,24 @@ class GameLog:
 
     async def load(self, game_id: int) -> tuple[GameRow, Game]:
         """One read of row, seats, snapshot and log (bounded by the version read); the cached
-        game when its version is current. Hold the game's lock."""
+        game when it is current. Hold the game's lock.
+
+        Current means: on a database of this process alone (SQLite), no commit touched the
+        game since it was cached (``Store.change_token``, no round trip); on a shared one
+        (PostgreSQL), its stored revision is the cached row's (one read: another process may
+        have written)."""
         cached = self._games.get(game_id)
         known = self._rows.get(game_id)
-        token = self.store.change_token(game_id)  # read before the row: a change in between reloads
-        if cached and known and token is not None and known[0] == token and known[1].version == cached[0]:
-            self._games.move_to_end(game_id)
-            return dataclasses.replace(known[1]), cached[1]
+        shared = self.store.shared
+        token = None if shared else self.store.change_token(game_id)  # read before the row
+        if cached and known and known[1].version == cached[0]:
+            if shared:
+                fresh = await self.store.revision(game_id) == known[1].revision
+            else:
+                fresh = token is not None and known[0] == token
+            if fresh:
+                self._games.move_to_end(game_id)
+                return dataclasses.replace(known[1]), cached[1]
         try:
             loaded = await self.store.load_game(game_id, cached[0] if cached else None)
         except NotFound as exc:
@@ -142,16 +153,23 @@ class GameLog:
             _check_row(row)
             game = await self.replay(loaded)
         self.cache(game_id, row.version, game, row.status == "active")
-        if token is not None and row.status == "active":
+        if (shared or token is not None) and row.status == "active":
             self._rows[game_id] = (token, dataclasses.replace(row))
         return row, game
 
-    def after_own_write(self, game_id: int, changed: GameRow | None = None) -> None:
+    def after_own_write(self, game_id: int, changed: GameRow | None = None, revision: int | None = None) -> None:
         """Keep the remembered row current across this service's own write, when that write
-        is the only change since it was read (the token moved by exactly one)."""
+        is the only change since it was read: the token moved by exactly one (SQLite), or the
+        write's ``revision`` is the row's next (a shared database)."""
         known = self._rows.pop(game_id, None)
+        if known is None:
+            return
+        if self.store.shared:
+            if revision is not None and revision == known[1].revision + 1:
+                self._rows[game_id] = (None, dataclasses.replace(changed or known[1], revision=revision))
+            return
         token = self.store.change_token(game_id)
-        if known is None or token is None or token != (*known[0][:2], known[0][2] + 1):
+        if token is None or known[0] is None or token != (*known[0][:2], known[0][2] + 1):
             return
         self._rows[game_id] = (token, changed or known[1])
 
@@ -197,7 +215,9 @@ class GameLog:
             setup = {k: v for k, v in row.setup.items() if k != "users"}  # type: ignore[union-attr]
             snapshot = (ENGINE_VERSION, _snapshot_blob(after, setup, log_hash.hexdigest()))
         try:
-            version = await self.store.append_moves(row.id, row.version, entries, now, new_turn, result, snapshot)
+            version, revision = await self.store.append_moves(
+                row.id, row.version, entries, now, new_turn, result, snapshot
+            )
         except Conflict:
             self.forget(row.id)
             raise AlreadyPlayed(_("that turn has already been played; here is the current one")) from None
@@ -207,7 +227,7 @@ class GameLog:
             stored = dataclasses.replace(row, version=version)
             if new_turn:  # as the row now reads back: the time to the second, no reminder yet
                 stored.turn_started_at, stored.reminded = parse_time(iso(now)), 0
-            self.after_own_write(row.id, stored)
+            self.after_own_write(row.id, stored, revision)
         if after.finished:
             for listener in self.finished_listeners:
                 try:

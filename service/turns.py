@@ -223,7 +223,13 @@ class Turns(ServiceCore):
                 trial = game.clone()
                 for move in moves:
                     turn_events += trial.apply(move)
-                await self.log.commit(row, game, trial, [(mover, m) for m in trial.moves[len(game.moves) :]])
+                try:
+                    await self.log.commit(row, game, trial, [(mover, m) for m in trial.moves[len(game.moves) :]])
+                except AlreadyPlayed:
+                    # Another process sharing the database played this automatic turn first (its
+                    # deadline clock, between a human's move here and the reply): it goes on from
+                    # there and posts what it played.
+                    return events
                 events += turn_events
             if on_turn is not None:
                 on_turn(trial, turn_events)

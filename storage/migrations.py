@@ -237,6 +237,10 @@ MIGRATIONS.append(
     )
 )
 
+# Every change to a game's row or seats counts one more revision (Store._BUMP): a process sharing
+# the database checks its cached game with one read of it.
+MIGRATIONS.append((8, "ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;"))
+
 # PostgreSQL's schema: the same tables, columns and append-only rules as SQLite's at the same
 # version, in PostgreSQL's types (identity keys, bytea, double precision; times stay ISO text and
 # JSON stays text, so both backends store the same values). A new SQLite migration gets its
@@ -413,3 +417,4 @@ POSTGRES_MIGRATIONS: list[tuple[int, str]] = [
         """,
     )
 ]
+POSTGRES_MIGRATIONS.append((8, "ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;"))

@@ -93,6 +93,10 @@ class PostgresDatabase(Database):
             async with conn.transaction(isolation=isolation, readonly=not write):
                 return await body(PostgresTx(conn))
 
+    async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Row]:
+        # One statement sees one state by itself: no BEGIN and COMMIT around it (two round trips).
+        return list(await self.pool.fetch(numbered(sql), *args))
+
     async def schema_version(self) -> int:
         async with self.pool.acquire() as conn:
             return await _schema_version(conn)

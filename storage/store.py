@@ -12,7 +12,7 @@ import json
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from engine.language import _
 from storage.backend import Database, Tx
@@ -58,6 +58,11 @@ _READ_SNAPSHOT = {
 }
 
 
+# Every change to a game's row or seats counts one more revision: what a process sharing the
+# database reads to tell whether its cached game is still current (GameLog.load).
+_BUMP = "UPDATE games SET revision = revision + 1 WHERE id = ?"
+
+
 def move_text(move: dict[str, Any]) -> str:
     """A move as the log stores it (snapshots keep a digest of these texts)."""
     return json.dumps(move)
@@ -65,6 +70,11 @@ def move_text(move: dict[str, Any]) -> str:
 
 def parse_time(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text) if text else None
+
+
+class Appended(NamedTuple):
+    version: int  # moves in the log
+    revision: int  # changes to the game's row and seats (see _BUMP)
 
 
 @dataclass
@@ -103,6 +113,7 @@ class GameRow:
     created_at: datetime
     seats: list[SeatRow] = field(default_factory=list)
     league_id: int | None = None
+    revision: int = 0  # counts every change to the row and its seats (see _BUMP)
 
     def seat_of(self, user_id: str) -> SeatRow | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
@@ -205,6 +216,12 @@ class Store:
 
         return await self.db.transaction(body, write=False)
 
+    async def revision(self, game_id: int) -> int | None:
+        """The game's revision (None: no such game), in one statement: what tells a process
+        sharing the database that its cached game and row are still current."""
+        rows = await self._read("SELECT revision FROM games WHERE id = ?", (game_id,))
+        return rows[0][0] if rows else None
+
     async def game_ids(
         self, status: str | None = None, guild_id: str | None = None, user_id: str | None = None
     ) -> list[int]:
@@ -263,7 +280,8 @@ class Store:
             options = json.loads((await self._lobby(tx, game_id))["options"])
             change(options)
             await tx.execute(
-                "UPDATE games SET options = ?, updated_at = ? WHERE id = ?", (json.dumps(options), iso(now), game_id)
+                "UPDATE games SET options = ?, updated_at = ?, revision = revision + 1 WHERE id = ?",
+                (json.dumps(options), iso(now), game_id),
             )
             return options  # type: ignore[no-any-return]
 
@@ -274,9 +292,13 @@ class Store:
     ) -> None:
         async def body(tx: Tx) -> None:
             if thread_id is not None:
-                await tx.execute("UPDATE games SET thread_id = ? WHERE id = ?", (thread_id, game_id))
+                await tx.execute(
+                    "UPDATE games SET thread_id = ?, revision = revision + 1 WHERE id = ?", (thread_id, game_id)
+                )
             if lobby_message is not None:
-                await tx.execute("UPDATE games SET lobby_message = ? WHERE id = ?", (lobby_message, game_id))
+                await tx.execute(
+                    "UPDATE games SET lobby_message = ?, revision = revision + 1 WHERE id = ?", (lobby_message, game_id)
+                )
 
         await self._write(body, game_id)
 
@@ -293,6 +315,7 @@ class Store:
                 "INSERT INTO seats (game_id, user_id, name, is_ai, joined_at) VALUES (?, ?, ?, ?, ?)",
                 (game_id, user_id, name, int(is_ai), iso(now)),
             )
+            await tx.execute(_BUMP, (game_id,))
 
         await self._write(body, game_id)
 
@@ -306,6 +329,7 @@ class Store:
             )
             if changed == 0:
                 raise Conflict(_("you are not in this lobby (or the game has started)"))
+            await tx.execute(_BUMP, (game_id,))
 
         await self._write(body, game_id)
 
@@ -324,7 +348,10 @@ class Store:
             # The game's row lock orders this against a move's append (which locks it too): the
             # version read below is the committed one, so a move and a forfeit never both count.
             await tx.lock("games", game_id)
-            return await tx.execute(sql, args) == 1
+            if await tx.execute(sql, args) != 1:
+                return False
+            await tx.execute(_BUMP, (game_id,))
+            return True
 
         return await self._write(body, game_id)
 
@@ -333,7 +360,8 @@ class Store:
 
         async def body(tx: Tx) -> None:
             changed = await tx.execute(
-                "UPDATE games SET status = 'active', setup = ?, version = 0, turn_started_at = ?, updated_at = ?"
+                "UPDATE games SET status = 'active', setup = ?, version = 0, turn_started_at = ?, updated_at = ?,"
+                " revision = revision + 1"
                 " WHERE id = ? AND status = 'lobby'",
                 (json.dumps(setup), iso(now), iso(now), game_id),
             )
@@ -349,7 +377,7 @@ class Store:
     async def finish(self, game_id: int, status: str, result: dict[str, Any] | None, now: datetime) -> None:
         async def body(tx: Tx) -> None:
             changed = await tx.execute(
-                "UPDATE games SET status = ?, result = ?, updated_at = ?"
+                "UPDATE games SET status = ?, result = ?, updated_at = ?, revision = revision + 1"
                 " WHERE id = ? AND status IN ('lobby', 'active')",
                 (status, json.dumps(result) if result is not None else None, iso(now), game_id),
             )
@@ -368,8 +396,9 @@ class Store:
         new_turn: bool,
         result: dict[str, Any] | None = None,
         snapshot: tuple[str, bytes] | None = None,
-    ) -> int:
-        """Append moves if the game is still at ``expected_version``; returns the new version.
+    ) -> Appended:
+        """Append moves if the game is still at ``expected_version``; returns the new version and
+        revision.
         ``snapshot``: (engine version, state) of the game after these moves, saved in the
         same transaction (as ``save_snapshot`` does).
 
@@ -380,7 +409,7 @@ class Store:
         row lock on PostgreSQL).
         """
         version = expected_version + len(entries)
-        sql = "UPDATE games SET version = ?, updated_at = ?"
+        sql = "UPDATE games SET version = ?, updated_at = ?, revision = revision + 1"
         args: list[Any] = [version, iso(now)]
         if new_turn:
             sql += ", turn_started_at = ?, reminded = 0"
@@ -399,20 +428,22 @@ class Store:
             for i, (user_id, move) in enumerate(entries)
         ]
 
-        async def body(tx: Tx) -> bool:
+        async def body(tx: Tx) -> int | None:
             await tx.lock("games", game_id)
-            if await tx.execute(sql, args) == 0:
-                return False
+            changed = await tx.fetchrow(sql + " RETURNING revision", args)
+            if changed is None:
+                return None
             await tx.executemany(
                 "INSERT INTO moves (game_id, seq, user_id, move, created_at) VALUES (?, ?, ?, ?, ?)", rows
             )
             if snapshot is not None:
                 await tx.execute(_SAVE_SNAPSHOT + _NEWER_SNAPSHOT, (game_id, version, *snapshot))
-            return True
+            return int(changed[0])
 
-        if not await self._write(body, game_id):
+        revision = await self._write(body, game_id)
+        if revision is None:
             raise Conflict(_("that turn has already been played"))
-        return version
+        return Appended(version, revision)
 
     async def moves(self, game_id: int, after: int = 0) -> list[tuple[int, str, str]]:
         """(seq, user id, move JSON text) of the log after ``after``, in order."""
@@ -504,7 +535,8 @@ class Store:
 
         async def body(tx: Tx) -> bool:
             changed = await tx.execute(
-                "UPDATE games SET reminded = 1 WHERE id = ? AND version = ? AND reminded = 0", (game_id, version)
+                "UPDATE games SET reminded = 1, revision = revision + 1 WHERE id = ? AND version = ? AND reminded = 0",
+                (game_id, version),
             )
             return changed == 1
 
@@ -610,4 +642,5 @@ def _parse_game(row: Any, seats: list[Any]) -> GameRow:
         created_at=_time_field(gid, "creation time", row["created_at"], False),  # type: ignore[arg-type]
         seats=seat_rows,
         league_id=row["league_id"],
+        revision=_int_field(gid, "revision", row["revision"]),  # type: ignore[arg-type]
     )

@@ -48,11 +48,20 @@ async def _player(service: GameService, rng: random.Random, prefix: str) -> None
             print(f"ACK {lobby.id} {view.version}", flush=True)
 
 
-async def main(db_path: str, seed: int) -> None:
+async def _ticker(service: GameService, every: float) -> None:
+    """The deadline clock, as the bot runs it (faster): prints ``TICK time`` after each tick."""
+    while True:
+        await service.tick()
+        print(f"TICK {time.time():.3f}", flush=True)
+        await asyncio.sleep(every)
+
+
+async def main(db_path: str, seed: int, tick_every: float = 0.0) -> None:
     db = await open_database(db_path)
     service = GameService(Store(db))
     rng = random.Random(seed)
-    await asyncio.gather(*(_player(service, random.Random(rng.random()), f"{seed}.{i}.") for i in range(GAMES)))
+    players = [_player(service, random.Random(rng.random()), f"{seed}.{i}.") for i in range(GAMES)]
+    await asyncio.gather(*players, *([_ticker(service, tick_every)] if tick_every else []))
 
 
 @dataclass
@@ -77,11 +86,59 @@ def kill_round(db: Path, seed: int, after: float, workers: int = 2) -> Round:
     acks: list[tuple[int, int]] = []
     for proc in procs:
         out, _ = proc.communicate(timeout=60)
-        for line in out.splitlines():
-            parts = line.split()
-            if len(parts) == 3 and parts[0] == "ACK":
-                acks.append((int(parts[1]), int(parts[2])))
+        acks += _acks(out)
     return Round(acks, workers)
+
+
+def _acks(out: str) -> list[tuple[int, int]]:
+    parts = (line.split() for line in out.splitlines())
+    return [(int(p[1]), int(p[2])) for p in parts if len(p) == 3 and p[0] == "ACK"]
+
+
+@dataclass
+class Rolling:
+    acks: list[tuple[int, int]]
+    killed: int
+    ticks: list[float]  # when any process's clock ticked (wall time)
+    kill_times: list[float]
+
+
+def kill_rolling(url: str, kills: int, workers: int, rng: random.Random, tick_every: float = 0.5) -> Rolling:
+    """``workers`` processes over one shared database (PostgreSQL), each playing and ticking the
+    clock; one of them, at random, is SIGKILLed every 0.5-2 s and replaced, ``kills`` times; then
+    all are stopped. What they acknowledged and when their clocks ticked."""
+    import threading
+
+    outputs: list[list[str]] = []
+
+    def start(n: int) -> subprocess.Popen[str]:
+        proc = subprocess.Popen(
+            [sys.executable, str(Path(__file__).resolve()), url, str(n), str(tick_every)],
+            stdout=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        lines: list[str] = []
+        outputs.append(lines)
+        threading.Thread(target=lambda: lines.extend(iter(proc.stdout.readline, "")), daemon=True).start()  # type: ignore[union-attr]
+        return proc
+
+    seeds = iter(range(10**6))
+    running = [start(next(seeds)) for _ in range(workers)]
+    kill_times: list[float] = []
+    for _ in range(kills):
+        time.sleep(rng.uniform(0.5, 2.0))
+        victim = running.pop(rng.randrange(len(running)))
+        os.kill(victim.pid, signal.SIGKILL)
+        victim.wait()
+        kill_times.append(time.time())
+        running.append(start(next(seeds)))
+    time.sleep(1.0)
+    for proc in running:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+    time.sleep(0.2)  # the readers drain the pipes
+    text = "".join("".join(lines) for lines in outputs)
+    ticks = sorted(float(p[1]) for p in (line.split() for line in text.splitlines()) if len(p) == 2 and p[0] == "TICK")
+    return Rolling(_acks(text), kills, ticks, kill_times)
 
 
 @dataclass
@@ -93,11 +150,16 @@ class Check:
     stuck: int = 0  # games still waiting on a computer after that tick
 
 
-async def check(db_path: Path, acks: list[tuple[int, int]]) -> Check:
+async def check(db_path: Path | str, acks: list[tuple[int, int]]) -> Check:
     """Every acknowledged move is stored, and every started game loads from a fresh service."""
+    from datetime import UTC, datetime
+
+    from service.clock import CLAIM_TTL
+
     db = await open_database(db_path)
     try:
-        service = GameService(Store(db))
+        # Its clock runs CLAIM_TTL ahead: the games a killed process had claimed are free to it.
+        service = GameService(Store(db), clock=lambda: datetime.now(UTC) + CLAIM_TTL)
         lost = 0
         newest: dict[int, int] = {}
         for gid, version in acks:
@@ -137,4 +199,4 @@ async def _on_a_computer(service: GameService) -> list[int]:
 
 
 if __name__ == "__main__":
-    asyncio.run(main(sys.argv[1], int(sys.argv[2])))
+    asyncio.run(main(sys.argv[1], int(sys.argv[2]), float(sys.argv[3]) if len(sys.argv) > 3 else 0.0))

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from tests.crash_worker import check, kill_round
+from tests.crash_worker import check, kill_rolling, kill_round
 
 
 def test_sigkill_never_loses_an_acknowledged_move(tmp_path):
@@ -38,3 +38,17 @@ def test_a_hundred_kills(tmp_path):
         killed, lost, acks = killed + result.killed, lost + outcome.lost, acks + len(result.acks)
         assert outcome.unloadable == []
     assert lost == 0 and acks > 1000
+
+
+def test_killing_one_of_several_processes_over_postgresql_loses_nothing_and_the_clock_goes_on(postgres):
+    """Three processes share one PostgreSQL database, each playing and ticking the clock; one at a
+    time is SIGKILLed and replaced. ``python -m benchmarks.chaos --postgres`` runs 50 kills."""
+    url = postgres.new_database()
+    rolling = kill_rolling(url, kills=4, workers=3, rng=random.Random(7), tick_every=0.3)
+    outcome = asyncio.run(check(url, rolling.acks))
+    assert outcome.lost == 0 and outcome.unloadable == [] and outcome.stuck == 0
+    assert len(rolling.acks) > 30 and outcome.games >= 8
+    # While any process lives, the clock ticks: no gap near a kill is much longer than a tick.
+    start = rolling.ticks[0]
+    gaps = [b - a for a, b in zip(rolling.ticks, rolling.ticks[1:], strict=False) if a > start + 1]
+    assert gaps and max(gaps) < 2.0, max(gaps)

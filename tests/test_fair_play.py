@@ -341,3 +341,35 @@ async def test_only_the_bot_reads_another_players_turn_dm_settings(env):
     assert (await service.dm_settings(Caller.system("g1"), "u1"))["dm_turns"]
     with pytest.raises(ServiceError, match="only the bot"):
         await service.dm_settings(as_("u2", "g1"), "u1")
+
+
+async def test_a_computer_reply_played_by_another_process_first_does_not_fail_the_humans_move(env):
+    """Two processes over one database: the human plays on one; between that move and the
+    computer's reply, the other process's clock plays the reply. The human's call still succeeds
+    (their move is stored) and the reply is played once, by the clock, which posts it."""
+    service, clock, url = env
+    ann = as_("u1", "g1")
+    lobby = await service.create_lobby(ann, "Ann", LobbyOptions(seed=3, turn_limit=0))
+    await service.add_ai(ann, lobby.id, "easy")
+    view = (await service.start(ann, lobby.id)).turn
+    while view.user_id != "u1":  # the computer may open
+        view = await service.turn(ann, lobby.id)
+    other_db = await open_database(url)
+    try:
+        other = GameService(Store(other_db), clock)
+        commit, notices = service.log.commit, []
+
+        async def the_other_process_first(row, before, after, entries):
+            if entries[0][0].startswith("ai:"):  # the reply: the other process's clock gets there first
+                notices.extend(await other.tick())
+            return await commit(row, before, after, entries)
+
+        service.log.commit = the_other_process_first
+        _row, game = await service.game(ann, lobby.id)
+        played = await service.play(ann, lobby.id, computer_moves(game.clone(), None), view.version)
+        assert [n.kind for n in notices] == ["moved"] and notices[0].game_id == lobby.id
+        assert played.turn.user_id == "u1" and played.turn.version == notices[0].turn.version
+        seqs = [seq for seq, _user, _move in await service.store.moves(lobby.id)]
+        assert seqs == list(range(1, played.turn.version + 1))
+    finally:
+        await other_db.close()

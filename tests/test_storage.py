@@ -67,7 +67,9 @@ async def test_moves_need_the_current_version(store):
     await store.add_seat(gid, "u1", "Ann", False, NOW, 2)
     await store.add_seat(gid, "u2", "Bob", False, NOW, 2)
     await store.start_game(gid, {"players": ["Ann", "Bob"]}, ["u1", "u2"], NOW)
-    assert await store.append_moves(gid, 0, [("u1", {"type": "tile"}), ("u1", {"type": "pass"})], NOW, True) == 2
+    revision = (await store.get_game(gid)).revision
+    appended = await store.append_moves(gid, 0, [("u1", {"type": "tile"}), ("u1", {"type": "pass"})], NOW, True)
+    assert appended == (2, revision + 1) and await store.revision(gid) == revision + 1
     with pytest.raises(Conflict, match="already been played"):
         await store.append_moves(gid, 0, [("u2", {"type": "tile"})], NOW, True)
     assert [(s, u) for s, u, _ in await store.moves(gid)] == [(1, "u1"), (2, "u1")]
@@ -112,12 +114,12 @@ async def test_a_snapshot_saved_with_moves_commits_with_them_or_not_at_all(store
     await store.add_seat(gid, "u1", "Ann", False, NOW, 2)
     await store.start_game(gid, {"players": ["Ann"]}, ["u1"], NOW)
     moves = [("u1", {"type": "tile"}), ("u1", {"type": "pass"})]
-    assert await store.append_moves(gid, 0, moves, NOW, True, snapshot=("1", b"two")) == 2
+    assert (await store.append_moves(gid, 0, moves, NOW, True, snapshot=("1", b"two"))).version == 2
     assert await store.snapshot(gid) == (2, "1", b"two")
     with pytest.raises(Conflict):  # a stale version: neither the moves nor the snapshot
         await store.append_moves(gid, 0, moves, NOW, True, snapshot=("1", b"stale"))
     assert await store.snapshot(gid) == (2, "1", b"two") and len(await store.moves(gid)) == 2
-    assert await store.append_moves(gid, 2, moves[:1], NOW, True) == 3
+    assert (await store.append_moves(gid, 2, moves[:1], NOW, True)).version == 3
     assert await store.snapshot(gid) == (2, "1", b"two")  # none given: the last one stays
 
 
@@ -161,3 +163,50 @@ async def test_one_consistent_read_bounded_by_the_version(store):
     with pytest.raises(Conflict):
         await store.append_moves(gid, 2, [("u1", {"type": "tile"})], NOW, True)
     assert not await store.set_seat_status(gid, "u1", "resigned", expected_version=1)
+
+
+async def test_every_change_to_a_game_counts_a_revision(store):
+    """What a process sharing the database reads to know its cached game is current."""
+    gid = await store.create_game("u1", {}, NOW)
+    seen = [await store.revision(gid)]
+
+    async def changed() -> None:
+        seen.append(await store.revision(gid))
+        assert seen[-1] == seen[-2] + 1 == (await store.get_game(gid)).revision
+
+    await store.add_seat(gid, "u1", "Ann", False, NOW, 2)
+    await changed()
+    await store.add_seat(gid, "u2", "Bob", False, NOW, 2)
+    await changed()
+    await store.update_lobby_options(gid, lambda options: options.update(sets=["base"]), NOW)
+    await changed()
+    await store.set_discord_ids(gid, thread_id="t1")
+    await changed()
+    await store.start_game(gid, {"players": ["Ann", "Bob"]}, ["u1", "u2"], NOW)
+    await changed()
+    await store.append_moves(gid, 0, [("u1", {"type": "tile"})], NOW, True)
+    await changed()
+    assert await store.mark_reminded(gid, 1)
+    await changed()
+    assert await store.set_seat_status(gid, "u2", "resigned")
+    await changed()
+    await store.save_snapshot(gid, 1, "1", b"state")  # a cache of the log, not a change
+    await store.claim_games([gid], "me", NOW, timedelta(seconds=20))  # the clock's, not the game's
+    assert await store.revision(gid) == seen[-1]
+    await store.finish(gid, "finished", {"scores": {}}, NOW)
+    await changed()
+    assert await store.revision(999) is None
+
+
+async def test_each_due_game_is_claimed_by_one_process_until_its_claim_expires(store):
+    ids = [await store.create_game("u1", {}, NOW) for _ in range(3)]
+    for gid in ids:
+        await store.start_game(gid, {}, [], NOW)
+    ttl = timedelta(seconds=20)
+    assert await store.claim_games(ids[:2], "a", NOW, ttl) == ids[:2]
+    assert await store.claim_games(ids, "b", NOW, ttl) == ids[2:]  # a holds the first two
+    assert await store.claim_games(ids, "a", NOW + timedelta(seconds=5), ttl) == ids[:2]  # a renews its own
+    assert await store.claim_games(ids, "b", NOW + timedelta(seconds=26), ttl) == ids  # a stopped: they expire
+    await store.finish(ids[0], "finished", None, NOW)
+    assert await store.claim_games(ids, "c", NOW + timedelta(minutes=5), ttl) == ids[1:]  # only running games
+
