@@ -41,6 +41,7 @@ from locales import language_of
 from service import validate
 from service.announce import in_language
 from service.caller import Caller, acting_for, caller
+from service.clock import CLAIM_TTL
 from service.games import GameService, utcnow
 from service.lobbies import LobbyOptions
 from service.validate import ServiceError
@@ -857,7 +858,8 @@ class LeagueCore:
             notice.lines.append(_("No pairing without a rematch was left: this round has rematches."))
         for fixture_id, (division, home, away, _unused) in zip(ids, pairs, strict=True):
             if away is None:
-                await self.store.log_match(fixture_id, "bye", {}, SYSTEM_USER, now)
+                with contextlib.suppress(Conflict):  # a crash's catch-up (tick) may have given it already
+                    await self.store.log_match(fixture_id, "bye", {}, SYSTEM_USER, now)
                 notice.lines.append(_("{player} has a bye this round (a win).").format(player=names[home]))
                 continue
             fixture = FixtureRow(fixture_id, season, number, division, home, away, sets, now, deadline, [])
@@ -975,7 +977,12 @@ class LeagueCore:
         """
         notices = []
         now = self.clock()
-        for competition in await self.store.running_competitions():
+        competitions = await self.store.running_competitions()
+        if self.games.store.shared:  # each competition is ruled on by one of the processes ticking
+            names = [f"league:{c.league_id}:{c.season}" for c in competitions]
+            taken = set(await self.games.store.claim(names, self.games.instance_id, now, CLAIM_TTL))
+            competitions = [c for c, name in zip(competitions, names, strict=True) if name in taken]
+        for competition in competitions:
             try:
                 with in_language(await self._language(competition.league_id)):
                     notices += await self._tick_competition(competition, now)
@@ -1005,7 +1012,8 @@ class LeagueCore:
             async with self._lock(league.id):
                 for fixture in unopened:
                     if fixture.away is None:
-                        await self.store.log_match(fixture.id, "bye", {}, SYSTEM_USER, now)
+                        with contextlib.suppress(Conflict):  # another process's clock gave it first
+                            await self.store.log_match(fixture.id, "bye", {}, SYSTEM_USER, now)
                         continue
                     opened = await self._open_game(league, competition, fixture, names, 1)
                     if opened is not None:
@@ -1023,7 +1031,7 @@ class LeagueCore:
         for fixture in due:
             if fixture.away is None:
                 continue  # a bye is decided when its round opens
-            staller = None
+            staller, stalled = None, None
             if fixture.games:
                 game_id = fixture.games[-1]
                 try:
@@ -1031,8 +1039,7 @@ class LeagueCore:
                 except ServiceError:
                     view = None
                 if view is not None and not view.finished:
-                    staller = view.user_id
-                    stalled_games.append(game_id)
+                    staller, stalled = view.user_id, game_id
             winner = None
             if staller is None:
                 reason = "the match window closed before the match could be played"
@@ -1041,7 +1048,12 @@ class LeagueCore:
                 if rules.deadline_rule == "award":
                     winner = fixture.away if staller == fixture.home else fixture.home
             body = {"winner": winner, "staller": staller, "rule": rules.deadline_rule, "reason": reason}
-            await self.store.log_match(fixture.id, "deadline", body, SYSTEM_USER, now)
+            try:
+                await self.store.log_match(fixture.id, "deadline", body, SYSTEM_USER, now)
+            except Conflict:
+                continue  # another process sharing the database ruled on it (and posts it)
+            if stalled is not None:
+                stalled_games.append(stalled)
             home, away = names.get(fixture.home, "?"), names.get(fixture.away, "?")
             if staller is None:
                 said = _("the match window closed before the match could be played")
@@ -1142,10 +1154,13 @@ class LeagueCore:
         if season is None:
             return
         ranking = ranking_of(row.result)
-        ratings = await self.store.ratings(league.id)
-        changed = apply_result(ratings, season, ranking, league.options["season_sigma_boost"])
+        boost = league.options["season_sigma_boost"]
+
+        def rate(ratings: dict[RatingKey, Rating]) -> dict[RatingKey, Rating]:
+            return apply_result(ratings, season, ranking, boost)
+
         with contextlib.suppress(Conflict):  # already rated: it may still have to count for its match
-            await self.store.append_result(league.id, season, game_id, ranking, self.clock(), changed)
+            await self.store.append_result(league.id, season, game_id, ranking, self.clock(), rate)
         found = await self.store.fixture_of_game(game_id)
         if found is not None:  # a match game: what follows is posted in the league's language
             with in_language(await self._language(found[0])):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -225,16 +226,23 @@ class LeagueStore:
     # ------------------------------------------------------------------ results and ratings
     async def append_result(
         self, league_id: int, season: int, game_id: int, ranking: list[dict[str, Any]], now: datetime,
-        ratings: dict[RatingKey, Rating],
+        rate: Callable[[dict[RatingKey, Rating]], dict[RatingKey, Rating]],
     ) -> None:  # fmt: skip
-        """Record a game's ranking and the ratings it produced, in one transaction."""
+        """Record a game's ranking and rate it, in one transaction holding the league's row: ``rate``
+        gets the league's ratings as they are now and returns the entries the game changed, so two
+        games of one league finishing at once (in one process or two) are rated one after the
+        other, never both from the same ratings."""
 
         async def body(tx: Tx) -> None:
+            await tx.lock("leagues", league_id)
             await tx.execute(
                 "INSERT INTO results (league_id, season, game_id, ranking, recorded_at) VALUES (?, ?, ?, ?, ?)",
                 (league_id, season, game_id, json.dumps(ranking), iso(now)),
             )
-            await self._write_ratings(tx, league_id, ratings)
+            rows = await tx.fetch(
+                "SELECT season, user_id, mu, sigma, games FROM ratings WHERE league_id = ?", (league_id,)
+            )
+            await self._write_ratings(tx, league_id, rate({(r[0], r[1]): (r[2], r[3], r[4]) for r in rows}))
 
         try:
             await self.store._write(body)
@@ -411,15 +419,24 @@ class LeagueStore:
         return (rows[0][0], rows[0][1], rows[0][2]) if rows else None
 
     async def log_match(self, fixture_id: int, kind: str, body: dict[str, Any], by_user: str, now: datetime) -> None:
+        """Add an entry to the match log. A fixture has one bye and one deadline ruling at most:
+        a second one (another process's clock ruling at the same deadline) is refused (Conflict),
+        as is a game counted twice."""
+
+        async def body_(tx: Tx) -> None:
+            if kind in ("bye", "deadline"):
+                await tx.lock("fixtures", fixture_id)  # two rulings of one fixture: one after the other
+                if await tx.fetchrow("SELECT 1 FROM match_log WHERE fixture_id = ? AND kind = ?", (fixture_id, kind)):
+                    raise Conflict(_("this match has already been ruled on"))
+            await tx.execute(
+                "INSERT INTO match_log (fixture_id, kind, game_id, body, by_user, recorded_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (fixture_id, kind, body.get("game_id") if kind == "game" else None, json.dumps(body), by_user,
+                 iso(now)),
+            )  # fmt: skip
+
         try:
-            await self.store._write(
-                lambda tx: tx.execute(
-                    "INSERT INTO match_log (fixture_id, kind, game_id, body, by_user, recorded_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    (fixture_id, kind, body.get("game_id") if kind == "game" else None, json.dumps(body), by_user,
-                     iso(now)),
-                )  # fmt: skip
-            )
+            await self.store._write(body_)
         except IntegrityError:
             raise Conflict(_("that game is already in the match log")) from None
 

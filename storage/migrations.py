@@ -241,6 +241,21 @@ MIGRATIONS.append(
 # the database checks its cached game with one read of it.
 MIGRATIONS.append((8, "ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;"))
 
+# Who is handling a periodic job of the clock (a competition's deadlines: "league:ID:SEASON") and
+# until when, where several processes tick over one database (Store.claim).
+MIGRATIONS.append(
+    (
+        9,
+        """
+        CREATE TABLE claims (
+            name    TEXT PRIMARY KEY,
+            holder  TEXT NOT NULL,
+            until   TEXT NOT NULL
+        );
+        """,
+    )
+)
+
 # PostgreSQL's schema: the same tables, columns and append-only rules as SQLite's at the same
 # version, in PostgreSQL's types (identity keys, bytea, double precision; times stay ISO text and
 # JSON stays text, so both backends store the same values). A new SQLite migration gets its
@@ -418,3 +433,15 @@ POSTGRES_MIGRATIONS: list[tuple[int, str]] = [
     )
 ]
 POSTGRES_MIGRATIONS.append((8, "ALTER TABLE games ADD COLUMN revision INTEGER NOT NULL DEFAULT 0;"))
+POSTGRES_MIGRATIONS.append(
+    (
+        9,
+        """
+        CREATE TABLE claims (
+            name    TEXT PRIMARY KEY,
+            holder  TEXT NOT NULL,
+            until   TEXT NOT NULL
+        );
+        """,
+    )
+)

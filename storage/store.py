@@ -530,6 +530,26 @@ class Store:
 
         return await self._write(body)
 
+    async def claim(self, names: list[str], holder: str, now: datetime, ttl: timedelta) -> list[str]:
+        """Of the named jobs (a competition's deadlines, say), those ``holder`` may run now: each
+        is claimed until ``now + ttl`` by exactly one of the processes asking at once (a claim is
+        taken where it is free, expired, or already the holder's)."""
+
+        async def body(tx: Tx) -> list[str]:
+            taken = []
+            for name in names:
+                row = await tx.fetchrow(
+                    "INSERT INTO claims (name, holder, until) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE"
+                    " SET holder = excluded.holder, until = excluded.until"
+                    " WHERE claims.until < ? OR claims.holder = excluded.holder RETURNING name",
+                    (name, holder, iso(now + ttl), iso(now)),
+                )
+                if row is not None:
+                    taken.append(name)
+            return taken
+
+        return await self._write(body) if names else []
+
     async def mark_reminded(self, game_id: int, version: int) -> bool:
         """Note that this turn's reminder went out; False if the turn moved on meanwhile."""
 

@@ -238,3 +238,33 @@ async def test_league_calls_check_their_input(env):
         with pytest.raises(ServiceError):
             await leagues.standings(anyone("g1"), league_id)
     assert "u8" not in await leagues.store.members(league.id)
+
+
+async def test_two_league_games_ending_at_once_are_rated_one_after_the_other(env):
+    """Two processes (two services over one database) record two games of the same league at the
+    same moment: each game is rated from the ratings the other left, as a rebuild from the results
+    log rates them, never both from the same ratings."""
+    import asyncio
+
+    from service import GameService
+    from service.leagues import LeagueService
+    from storage.leagues import LeagueStore
+
+    games, leagues = env
+    league = await league_with_members(leagues)
+    lobbies = []
+    for host, guest in (("u1", "u2"), ("u1", "u3")):
+        lobby = await leagues.open_lobby(as_(host, "g1"), league.id, PLAYERS[host])
+        await games.join(as_(guest, "g1"), lobby.id, PLAYERS[guest])
+        await games.start(as_(host, "g1"), lobby.id)
+        lobbies.append(lobby.id)
+    players = GameService(games.store)  # plays them out without rating them
+    for game_id in lobbies:
+        await play_out(players, game_id)
+    assert await leagues.store.ratings(league.id) == {}
+    other = LeagueService(GameService(games.store), LeagueStore(games.store))  # the second process
+    await asyncio.gather(leagues.record_game(lobbies[0]), other.record_game(lobbies[1]))
+    recorded = await leagues.store.ratings(league.id)
+    assert recorded[(1, "u1")][2] == 2  # u1 played both: rated twice
+    await leagues.rebuild(league.id)
+    assert await leagues.store.ratings(league.id) == recorded

@@ -527,3 +527,24 @@ async def test_a_french_league_posts_and_opens_its_games_in_french(env):
     assert view.language == "fr" and view.question is not None and view.question.prompt.startswith("poser")
     with pytest.raises(ServiceError, match="invalid|one of"):
         await leagues.create(BOSS, "Other", language="tlh")
+
+
+async def test_two_processes_ticking_at_a_deadline_rule_each_match_once(env):
+    """Two league services over one database (two processes) tick at the same moment past a
+    round's deadline: each stalled match is ruled on once, announced once, the next round opened
+    once."""
+    import asyncio
+
+    games, leagues, clock, notices, db = env
+    league = await members(leagues, 4)
+    season = await leagues.start_season(BOSS, league.id, CompetitionRules(format="swiss", rounds=2, window_hours=48))
+    await leagues.kickoff(BOSS, league.id)
+    other = LeagueService(GameService(games.store, clock), LeagueStore(games.store), clock)
+    clock.now += timedelta(hours=49)  # nobody played: both matches stall
+    ours, theirs = await asyncio.gather(leagues.tick(), other.tick())
+    rulings = [e for e in await leagues.store.match_log(league.id, season) if e.kind == "deadline"]
+    assert len(rulings) == 2 and len({e.fixture_id for e in rulings}) == 2
+    said = [line for notice in ours + theirs for line in notice.lines]
+    assert sum("both players lose it" in line or "is awarded" in line for line in said) == 2
+    assert sum("round 2 of 2" in line for line in said) == 1
+    assert len([f for f in await leagues.store.fixtures(league.id, season) if f.round == 2]) == 2

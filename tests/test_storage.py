@@ -210,3 +210,12 @@ async def test_each_due_game_is_claimed_by_one_process_until_its_claim_expires(s
     await store.finish(ids[0], "finished", None, NOW)
     assert await store.claim_games(ids, "c", NOW + timedelta(minutes=5), ttl) == ids[1:]  # only running games
 
+
+
+async def test_a_job_is_claimed_by_one_process_until_its_claim_expires(store):
+    ttl = timedelta(seconds=20)
+    assert await store.claim(["league:1:2", "league:3:1"], "a", NOW, ttl) == ["league:1:2", "league:3:1"]
+    assert await store.claim(["league:1:2", "league:5:1"], "b", NOW, ttl) == ["league:5:1"]
+    assert await store.claim(["league:1:2"], "a", NOW + timedelta(seconds=10), ttl) == ["league:1:2"]  # renewed
+    assert await store.claim(["league:1:2"], "b", NOW + timedelta(seconds=25), ttl) == []  # renewed at 10 s
+    assert await store.claim(["league:1:2"], "b", NOW + timedelta(seconds=31), ttl) == ["league:1:2"]  # a stopped
