@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from cogs.i18n import CatalogTranslator, listen
 from cogs.leagues import Leagues
-from cogs.lobby import CastlesSelect, LanguageSelect, Lobby, LobbyButton, SetsSelect
+from cogs.lobby import AddComputerSelect, CastlesSelect, LanguageSelect, Lobby, LobbyButton, SetsSelect
 from cogs.panel import PanelButton, PanelSelect, TakeTurnButton
 from cogs.play import Play
 from cogs.results import Results
@@ -76,7 +76,8 @@ class CarcBot(commands.AutoShardedBot):
         warm_up()  # the catalogs compile before the first interaction, not during it
         # Buttons and selects of old messages keep working after a restart.
         self.add_dynamic_items(
-            LobbyButton, SetsSelect, CastlesSelect, LanguageSelect, TakeTurnButton, PanelButton, PanelSelect
+            LobbyButton, SetsSelect, AddComputerSelect, CastlesSelect, LanguageSelect, TakeTurnButton, PanelButton,
+            PanelSelect,
         )
         tune_gc()  # started: no pause of the collector walks the cached games at every turn
         # Commands sync on purpose, not at every start (Discord rate-limits syncing).

@@ -1,4 +1,4 @@
-"""The lobby phase: ``/carc new``, the lobby message (Join, Leave, Add computer, Start, the sets,
+"""The lobby phase: ``/carc new``, the lobby message (Join, Leave, Start, the sets, Add a computer,
 castles and language menus), starting a game in its thread, and aborting a game."""
 
 from __future__ import annotations
@@ -46,12 +46,11 @@ def _lobby_view(row: Any) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     if row.status == "lobby":
         league = row.league_id is not None
-        for action in ("join", "leave", "ai", "start"):
-            if league and action == "ai":
-                continue  # rated games have no computer seats: no button that always refuses
+        for action in ("join", "leave", "start"):
             view.add_item(LobbyButton(row.id, action))
-        if not league:  # a league game uses the league's sets
+        if not league:  # a league game uses the league's sets, and has no computer seats
             view.add_item(SetsSelect(row.id, row.options["sets"]))
+            view.add_item(AddComputerSelect(row.id))
         if "castles" in row.options["sets"] and row.options.get("castles") == "chosen":
             view.add_item(CastlesSelect(row.id))
         if not league:
@@ -109,6 +108,40 @@ class LobbyButton(
             await start_game(interaction, self.game_id)
         else:
             await say(interaction, _("This button is from an older version of the bot; open a new lobby."))
+
+
+class AddComputerSelect(
+    Localised, discord.ui.DynamicItem[discord.ui.Select], template=r"carc:addai:(?P<game>\d{1,18})"
+):
+    """Seat a computer player, choosing its level (the lobby's creator only)."""
+
+    LEVELS = {
+        "easy": (N_("Easy"), N_("Plays sensibly, makes mistakes a beginner can punish")),
+        "normal": (N_("Normal"), N_("Takes the best move it sees this turn")),
+        "hard": (N_("Hard"), N_("Thinks ahead: plays whole games out in its head (about a second a move)")),
+    }
+
+    def __init__(self, game_id: int) -> None:
+        options = [
+            discord.SelectOption(label=_(label), value=level, description=_(about)[:100])
+            for level, (label, about) in self.LEVELS.items()
+        ]
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=f"carc:addai:{game_id}", placeholder=_("Add a computer player…"), min_values=1, max_values=1,
+            options=options,
+        )  # fmt: skip
+        super().__init__(select)
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):  # type: ignore[override]
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        level = str((list(self.item.values) or ["normal"])[0])[:10]
+        change = service.add_ai(caller_of(interaction), self.game_id, level)
+        await guarded(interaction, refresh_lobby(interaction, change))
 
 
 class SetsSelect(Localised, discord.ui.DynamicItem[discord.ui.Select], template=r"carc:sets:(?P<game>\d{1,18})"):
@@ -228,6 +261,7 @@ class Lobby(PhaseCog):
         level=[app_commands.Choice(name=name, value=name) for name in LEVELS],
         timeout=[
             app_commands.Choice(name="skip the turn", value="skip"),
+            app_commands.Choice(name="a computer plays the turn", value="computer"),
             app_commands.Choice(name="forfeit", value="forfeit"),
         ],
         castles=[app_commands.Choice(name="dealt", value="dealt"), app_commands.Choice(name="chosen", value="chosen")],

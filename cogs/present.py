@@ -122,9 +122,11 @@ def _lobby_embed(row: GameRow) -> discord.Embed:
     embed = discord.Embed(title=_("Carcassonne — game #{id}").format(id=row.id), colour=0x8DBF5A)
     sets = ", ".join(set_name(s) for s in opts.get("sets", ["base"]))
     embed.add_field(name=_("Sets"), value=clip(sets, 1024), inline=False)
-    seated = "\n".join(f"• {safe(s.name, 40)}" + (_(" (computer)") if s.is_ai else "") for s in row.seats) or _(
-        "nobody yet"
-    )
+    # A computer's name says so and its level ("Bot 2 (hard)"); seats named before that get the word.
+    seated = "\n".join(
+        f"• {safe(s.name, 40)}" + (_(" (computer)") if s.is_ai and not s.name.endswith(")") else "")
+        for s in row.seats
+    ) or _("nobody yet")
     embed.add_field(
         name=_("Players ({seated}/{most})").format(seated=len(row.seats), most=opts.get("max_players", "?")),
         value=clip(seated, 1024),
@@ -137,6 +139,8 @@ def _lobby_embed(row: GameRow) -> discord.Embed:
         rules = _("no limit")
     if opts.get("timeout_policy") == "skip":
         limit_text = _("{limit}; then the turn is skipped").format(limit=rules)
+    elif opts.get("timeout_policy") == "computer":
+        limit_text = _("{limit}; then a computer plays the turn").format(limit=rules)
     else:
         limit_text = _("{limit}; then the player forfeits").format(limit=rules)
     embed.add_field(name=_("Turn limit"), value=limit_text, inline=True)

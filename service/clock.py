@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from engine import Game
-from engine.ai import automatic_move
+from engine.ai import computer_moves
 from engine.language import _, ngettext
 from service import validate
 from service.announce import announce, game_language, in_language
@@ -29,6 +29,7 @@ from service.gamelog import AlreadyPlayed
 from service.turns import AUTO_USER
 from service.validate import ServiceError
 from service.views import Notice
+from service.workers import computer_turn
 from storage import GameRow
 from storage.store import parse_time
 
@@ -36,6 +37,8 @@ log = logging.getLogger(__name__)
 
 TICK_EVERY = timedelta(seconds=10)  # how often the bot calls tick (cogs: the deadline loop)
 LEASE_TTL = timedelta(seconds=20)  # a clock whose holder has not ticked for this long is free
+# Who plays a timed-out turn under the "computer" policy: a normal-level computer (engine.ai.seat_player).
+STAND_IN = "ai:normal:stand-in"
 CLAIM_TTL = timedelta(seconds=20)  # a due game claimed by a process that stopped ticking is free after this
 
 
@@ -173,18 +176,26 @@ class Clock(ServiceCore):
                     )
                 ]
             return lines + announce(await self.run_automatic(system, row.id), game_language(row))
+        stand_in = STAND_IN if row.options.get("timeout_policy") == "computer" else None
+        if stand_in is not None and self.workers is not None:  # a computer thinks off the event loop
+            moves = await self.workers.run(computer_turn, game.to_json(), stand_in)
+        else:
+            moves = computer_moves(game.clone(), stand_in)
         trial = game.clone()
         events: list[dict[str, Any]] = []
-        start_turn, start_actor = trial.turn, trial.actor
-        while not trial.finished and trial.turn == start_turn and trial.actor == start_actor:
-            events += trial.apply(automatic_move(trial))
+        for move in moves:
+            events += trial.apply(move)
         try:
             await self.log.commit(row, game, trial, [(AUTO_USER, m) for m in trial.moves[len(game.moves) :]])
         except AlreadyPlayed:
             return None
         language = game_language(row)
         with in_language(language):
-            lines = [_("{player} ran out of time: the turn was played automatically (no figure).").format(player=actor)]
+            if stand_in is not None:
+                said = _("{player} ran out of time: a computer (normal level) played the turn for them.")
+            else:
+                said = _("{player} ran out of time: the turn was played automatically (no figure).")
+            lines = [said.format(player=actor)]
         return lines + announce(events, language) + announce(await self.run_automatic(system, row.id), language)
 
 

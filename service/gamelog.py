@@ -33,7 +33,10 @@ log = logging.getLogger(__name__)
 
 SNAPSHOT_EVERY = 5  # moves between two snapshots (saved with the moves, in their transaction)
 CACHE_SIZE = 2000  # replayed games kept in memory (least recently used go first)
-TIMEOUT_POLICIES = ("skip", "forfeit")
+# At a turn's deadline: "skip" plays it automatically (first placement, no figure); "computer" has a
+# computer of the normal level play it for the player, who keeps their seat; "forfeit" takes the
+# player out and plays all their turns automatically.
+TIMEOUT_POLICIES = ("skip", "computer", "forfeit")
 
 
 class AlreadyPlayed(ServiceError):

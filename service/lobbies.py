@@ -16,7 +16,7 @@ from engine.language import N_, _, ngettext
 from engine.words import tile_name
 from locales import LANGUAGES
 from service import validate
-from service.announce import announce
+from service.announce import announce, game_language, in_language
 from service.caller import Caller, caller
 from service.core import ServiceCore
 from service.gamelog import TIMEOUT_POLICIES
@@ -26,6 +26,8 @@ from storage import Conflict, GameRow
 
 CASTLE_MODES = ("dealt", "chosen")
 AI_PREFIX = "ai:"
+# The levels as a computer seat's name says them ("Bot 2 (hard)").
+LEVEL_WORDS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
 SEED_BITS = 128  # a seed is never guessed from the tiles a game shows (RECORD.md: hidden)
 
 
@@ -155,9 +157,11 @@ class Lobbies(ServiceCore):
         if row.league_id is not None:
             raise ServiceError(_("league games are rated: computer players cannot take part"))
         n = sum(1 for s in row.seats if s.is_ai) + 1
+        with in_language(game_language(row)):  # the name every post of the game shows, with its level
+            name = _("Bot {n} ({level})").format(n=n, level=_(LEVEL_WORDS[level]))
         try:
             await self.store.add_seat(
-                game_id, f"{AI_PREFIX}{level}:{n}", f"Bot {n}", True, self.clock(), row.options["max_players"]
+                game_id, f"{AI_PREFIX}{level}:{n}", name, True, self.clock(), row.options["max_players"]
             )
         except Conflict as exc:
             raise ServiceError(str(exc)) from None

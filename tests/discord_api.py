@@ -608,7 +608,7 @@ class ErrorLog(logging.Handler):
 class Harness:
     """The real bot against the fake API, and users who act on it."""
 
-    def __init__(self, fake: FakeDiscord, db_path: Path) -> None:
+    def __init__(self, fake: FakeDiscord, db_path: Path | str) -> None:
         self.fake = fake
         self.db_path = db_path
         self.bot: Any = None
@@ -783,15 +783,17 @@ def find_component(message: dict[str, Any], label_or_id: str, kind: int | None =
 
 @contextlib.asynccontextmanager
 async def running(tmp_path: Path, users: list[User], second_guild: list[User] | None = None,
-                  guild_locale: str = "en-US") -> AsyncIterator[tuple[Harness, int, int | None]]:  # fmt: skip
-    """The bot running against a fresh fake: (harness, channel of guild 1, channel of guild 2)."""
+                  guild_locale: str = "en-US", database: str | None = None,
+                  ) -> AsyncIterator[tuple[Harness, int, int | None]]:  # fmt: skip
+    """The bot running against a fresh fake: (harness, channel of guild 1, channel of guild 2);
+    its database a new SQLite file, or the URL ``database`` names."""
     fake = FakeDiscord()
     fake.guild_locale = guild_locale
     _gid, channel = fake.add_guild("Meeple Club", users)
     other = fake.add_guild("Elsewhere", second_guild)[1] if second_guild else None
     original = AsyncWebhookAdapter.request
     AsyncWebhookAdapter.request = lambda self, route, session=None, **kw: fake.webhook_request(route, session, **kw)  # type: ignore[method-assign,assignment]
-    harness = Harness(fake, tmp_path / "bot.db")
+    harness = Harness(fake, database or tmp_path / "bot.db")
     logging.getLogger().addHandler(harness.errors)
     try:
         await harness.start()

@@ -282,10 +282,11 @@ async def test_another_servers_lobby_and_turn_buttons_reach_nothing(tmp_path):
         lobby = answer.public[-1]
         game_id = int(lobby["components"][0]["components"][0]["custom_id"].split(":")[2])
         forged = {**lobby, "channel_id": str(other)}  # the same custom ids, clicked in another server
-        for label in ("Join", "Leave", "Add computer", "Start"):
+        for label in ("Join", "Leave", "Start"):
             answer = await h.click(EVE, forged, label)
             assert f"no game #{game_id} in this server" in answer.text, label
-        for part, values in (("carc:sets:", ["base"]), ("carc:castles:", ["castles.eltz"]), ("carc:lang:", ["fr"])):
+        for part, values in (("carc:sets:", ["base"]), ("carc:castles:", ["castles.eltz"]), ("carc:lang:", ["fr"]),
+                             ("carc:addai:", ["hard"])):  # fmt: skip
             answer = await h.select(EVE, forged, part, values)
             assert f"no game #{game_id} in this server" in answer.text, part
         row = await h.bot.service.lobby(await any_of(h.bot.service, game_id), game_id)

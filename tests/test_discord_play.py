@@ -34,9 +34,9 @@ def clean(h: Harness) -> None:
 
 # The words the tests look for, in each language the bot speaks.
 WORDS = {
-    "en": {"join": "Join", "computer": "Add computer", "start": "Start", "started": "has started",
+    "en": {"join": "Join", "start": "Start", "started": "has started",
            "take": "Take turn", "played": "Played", "made": "This decision has been made", "final": "Final scores"},
-    "fr": {"join": "Rejoindre", "computer": "Ajouter un ordinateur", "start": "Commencer", "started": "a commencé",
+    "fr": {"join": "Rejoindre", "start": "Commencer", "started": "a commencé",
            "take": "Jouer mon tour", "played": "Joué", "made": "Cette décision a déjà été prise",
            "final": "Scores finaux"},
 }  # fmt: skip
@@ -52,8 +52,8 @@ async def open_game(
     lobby = answer.public[-1]
     for user in users[1:]:
         await h.click(user, h.fake.messages[int(lobby["id"])], words["join"])
-    for _ in range(computers):
-        await h.click(users[0], h.fake.messages[int(lobby["id"])], words["computer"])
+    for _ in range(computers):  # the lobby's menu: a computer of the normal level
+        await h.select(users[0], h.fake.messages[int(lobby["id"])], "carc:addai:", ["normal"])
     started = await h.click(users[0], h.fake.messages[int(lobby["id"])], words["start"])
     assert WORDS[users[0].locale[:2] if users[0].locale[:2] in WORDS else "en"]["started"] in started.text
     game_id = int(re.search(r"(?:#|n°)(\d+)", started.text)[1])  # type: ignore[index]
@@ -126,6 +126,20 @@ async def test_whole_games_through_the_turn_panel(tmp_path, family, humans, comp
         assert "Final scores" in final["content"]
         assert {a["filename"] for a in final["attachments"]} == {"final.png", "replay.gif"}
         assert clicks and sorted(clicks)[len(clicks) // 2] <= 4  # a normal turn: at most 4 interactions
+        clean(h)
+
+
+async def test_a_whole_game_through_the_turn_panel_on_postgresql(tmp_path, postgres):
+    """The bot's whole request path over the shared backend: every expansion of the river family,
+    three humans and a computer, to the end."""
+    users = [User(650 + i, name, manager=i == 0) for i, name in enumerate(["Ann", "Bob", "Cy"])]
+    async with running(tmp_path, users, database=postgres.new_database()) as (h, channel, _):
+        assert h.bot.service.store.shared
+        game_id, thread = await open_game(h, channel, users, FAMILIES["rivers"], 1)
+        await play_by_panel(h, game_id, thread, users, seed=31)
+        final = h.messages_in(thread)[-1]
+        assert "Final scores" in final["content"]
+        assert {a["filename"] for a in final["attachments"]} == {"final.png", "replay.gif"}
         clean(h)
 
 

@@ -114,14 +114,14 @@ async def test_computer_players_move_by_themselves_and_the_game_ends(env):
     service, _, _ = env
     lobby = await service.create_lobby(as_("u1"), "Ann", LobbyOptions(sets=["base", "toll"], seed=9))
     await service.add_ai(as_("u1"), lobby.id)
-    await service.add_ai(as_("u1"), lobby.id, "normal" if False else "easy")
+    await service.add_ai(as_("u1"), lobby.id, "easy")
     view = (await service.start(as_("u1"), lobby.id)).turn
     assert view.user_id == "u1"
     while not view.finished:
         view = (await play_turn(service, view)).turn
         assert view.finished or view.user_id == "u1"
     row = await service.lobby(SYSTEM, lobby.id)
-    assert row.status == "finished" and set(row.result["scores"]) == {"Ann", "Bot 1", "Bot 2"}
+    assert row.status == "finished" and set(row.result["scores"]) == {"Ann", "Bot 1 (normal)", "Bot 2 (easy)"}
     record = await service.export(SYSTEM, lobby.id)
     out, code = summary(record)
     assert code == 0 and out["finished"] and out["scores"] == row.result["scores"]
@@ -293,6 +293,27 @@ async def test_forfeit_policy_and_catching_up_after_downtime(env):
     assert row.seat_of(view.user_id).status == "forfeited"
 
 
+async def test_under_the_computer_policy_a_normal_computer_plays_the_timed_out_turn(env):
+    from service.clock import STAND_IN
+    from service.turns import AUTO_USER
+
+    service, clock, _ = env
+    gid, view = await two_humans(service, turn_limit=600, timeout_policy="computer", sets=["base", "toll"])
+    _row, game = await service.game(SYSTEM, gid)
+    expected = computer_moves(game.clone(), STAND_IN)  # what a normal computer plays in Ann's place
+    clock.now += timedelta(minutes=11)
+    notices = await service.tick()
+    assert [n.kind for n in notices] == ["timeout"]
+    assert notices[0].lines[0] == f"{view.player} ran out of time: a computer (normal level) played the turn for them."
+    log = await service.store.moves(gid)
+    stored = [{k: v for k, v in json.loads(move).items() if k != "player"} for _seq, _user, move in log]
+    assert stored == expected and {user for _seq, user, _move in log} == {AUTO_USER}
+    row = await service.lobby(SYSTEM, gid)
+    assert row.seat_of(view.user_id).status == "playing"  # still in the game: their next turn is theirs
+    nxt = await service.turn(SYSTEM, gid)
+    assert nxt.user_id != view.user_id and nxt.version == len(expected)
+
+
 async def test_resign_then_the_last_human_leaving_abandons_the_game(env):
     service, _, _ = env
     gid, view = await two_humans(service)
@@ -350,7 +371,7 @@ async def test_castles_chosen_in_the_lobby(env):
         "castles.wartburg",
         "castles.bentheim",
     ]
-    assert sorted(hands["Bot 1"]) == ["castles.konigstein", "castles.konradsheim"]  # what was left
+    assert sorted(hands["Bot 1 (normal)"]) == ["castles.konigstein", "castles.konradsheim"]  # what was left
 
 
 async def test_castles_are_dealt_when_not_chosen(env):

@@ -31,8 +31,16 @@ async def test_the_computers_first_turn_is_reported(service):
         raise AssertionError("the computer never sat first")
     assert started.turn.turn == 2 and started.turn.user_id == "u1"
     placed = [e for e in started.events if e["type"] == "tile_placed"]
-    assert len(placed) == 1 and placed[0]["player"] == "Bot 1"
-    assert any("Bot 1" in line for line in started.lines)
+    assert len(placed) == 1 and placed[0]["player"] == "Bot 1 (normal)"  # its name says its level
+    assert any("Bot 1 (normal)" in line for line in started.lines)
+
+
+async def test_a_computer_is_named_with_its_level_in_the_games_language(service):
+    ann = as_("u1")
+    lobby = await service.create_lobby(ann, "Ann", LobbyOptions(language="fr", max_players=4))
+    for level in ("easy", "hard", "normal"):
+        lobby = await service.add_ai(ann, lobby.id, level)
+    assert [s.name for s in lobby.seats] == ["Ann", "Bot 1 (facile)", "Bot 2 (difficile)", "Bot 3 (normal)"]
 
 
 @pytest.mark.parametrize("sets", [["base", "castles", "ferries"], ["wheel", "castles", "ferries", "toll"]])
