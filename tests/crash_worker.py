@@ -152,14 +152,15 @@ class Check:
 
 async def check(db_path: Path | str, acks: list[tuple[int, int]]) -> Check:
     """Every acknowledged move is stored, and every started game loads from a fresh service."""
-    from datetime import UTC, datetime
+    from datetime import UTC, datetime, timedelta
 
     from service.clock import CLAIM_TTL
 
     db = await open_database(db_path)
     try:
-        # Its clock runs CLAIM_TTL ahead: the games a killed process had claimed are free to it.
-        service = GameService(Store(db), clock=lambda: datetime.now(UTC) + CLAIM_TTL)
+        # Its clock runs CLAIM_TTL ahead (and a second more: times are stored to the second), so the
+        # games a killed process had claimed are free to it.
+        service = GameService(Store(db), clock=lambda: datetime.now(UTC) + CLAIM_TTL + timedelta(seconds=1))
         lost = 0
         newest: dict[int, int] = {}
         for gid, version in acks:

@@ -435,7 +435,7 @@ async def test_a_second_instance_does_not_tick_while_the_first_is_alive(env, cap
         assert await second.tick() == []  # this one does not tick
         assert await second.tick() == []
         warnings = [r.getMessage() for r in caplog.records]
-        assert len(warnings) == 1 and f"another bot instance ({service.instance_id})" in warnings[0]
+        assert len(warnings) == 1 and f"another bot process ({service.instance_id})" in warnings[0]
         clock.now += minute
         assert [n.game_id for n in await service.tick()] == [gid]  # the holder does
         clock.now += clock_module.LEASE_TTL + timedelta(seconds=1)  # the first one died
@@ -550,18 +550,26 @@ async def test_finished_and_aborted_games_leave_the_cache_and_it_is_bounded(env,
 async def test_a_database_with_text_snapshots_upgrades_and_its_games_load(tmp_path, monkeypatch):
     """Before migration 6 a snapshot was base64 in JSON text: the migration drops them (a
     cache), and each game's next load replays its log and writes a snapshot of bytes."""
-    import storage.sqlite
-
     path = tmp_path / "old.db"
-    monkeypatch.setattr(storage.sqlite, "MIGRATIONS", [m for m in MIGRATIONS if m[0] < 6])
     db = await open_database(path)
     service = GameService(Store(db), Clock(), new_seed=itertools.count(1).__next__)
     gid, view = await open_game(service, seed=4)
     while view.version < 12:
         view = (await play_turn(service, view)).turn
-    await sql(service, """UPDATE snapshots SET state = '{"state": 1, "seq": 10, "data": "gAU="}'""")
+    # The database as schema 5 left it: text snapshots, none of the later columns and tables.
+    await sql(
+        service,
+        "DROP TABLE snapshots",
+        "CREATE TABLE snapshots (game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,"
+        " seq INTEGER NOT NULL, engine_version TEXT NOT NULL, state TEXT NOT NULL)",
+        f"""INSERT INTO snapshots VALUES ({gid}, 10, '1', '{{"state": 1, "seq": 10, "data": "gAU="}}')""",
+        "ALTER TABLE games DROP COLUMN clock_holder",
+        "ALTER TABLE games DROP COLUMN clock_until",
+        "ALTER TABLE games DROP COLUMN revision",
+        "DROP TABLE claims",
+        "PRAGMA user_version = 5",
+    )
     await db.close()
-    monkeypatch.undo()
 
     db = await open_database(path)
     try:
