@@ -27,7 +27,9 @@ FAMILIES = {
 }
 ROWS = [
     ("hard", "greedy", "base"),
+    ("hard", "normal", "base"),
     ("normal", "greedy", "base"),
+    ("normal", "easy", "base"),
     ("greedy", "random", "base"),
     ("easy", "random", "base"),
     ("easy", "greedy", "base"),

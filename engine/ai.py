@@ -153,22 +153,71 @@ def _candidates(game: Game) -> list[Move]:
     return game.legal_moves()
 
 
-class _Greedy:
-    """One-move look-ahead on a determinization (``normal``); ``noise`` makes it miss (``easy``)."""
+# What an open feature held by a player is worth to them, as a share of what it would score if the
+# game ended now (a city completed scores twice that), and what a follower still in hand is worth
+# at the start of the game (it falls to nothing by the end). Tuned with benchmarks/ai.py.
+CITY_SHARE = 1.4
+OTHER_SHARE = 1.0
+FIELD_SHARE = 0.6
+FOLLOWER_IN_HAND = 1.5
+DEPTH = 2  # turns a hard computer's playout looks ahead before judging the position
 
-    def __init__(self, seed: int, noise: float = 0.0, farmers: bool = True) -> None:
+
+def _holdings(game: Game) -> list[float]:
+    """Each player's score plus what their standing followers are likely to bring: the open
+    features they hold, valued as the final scoring would count them (a share), and the
+    followers they still have in hand."""
+    board = game.board
+    out = [float(s) for s in game.scores]
+    parent, kinds = board.parent, board.kind
+    for root, standing in enumerate(board.followers):
+        if not standing or parent[root] != root:
+            continue
+        winners = game.majority(root)
+        if not winners:
+            continue
+        kind = kinds[root]
+        share = CITY_SHARE if kind == "city" else FIELD_SHARE if kind == "field" else OTHER_SHARE
+        points = game.feature_points(root, True) * share
+        for p in winners:
+            out[p] += points
+    left = game.bag_left / max(1, len(game.bag))
+    for p, supply in enumerate(game.supply):
+        out[p] += FOLLOWER_IN_HAND * left * supply
+    return out
+
+
+def _standing(game: Game, me: int) -> float:
+    """My holdings minus the best other player's."""
+    held = _holdings(game)
+    others = [h for i, h in enumerate(held) if i != me]
+    return held[me] - (max(others) if others else 0.0)
+
+
+class _Greedy:
+    """One-move look-ahead on a determinization, judged by what the position holds (``normal``:
+    scores, and the open features and followers each player has, see ``_holdings``); ``noise``
+    makes it miss and ``plain`` judges by the score alone (``easy``)."""
+
+    def __init__(self, seed: int, noise: float = 0.0, farmers: bool = True, plain: bool = False) -> None:
         self.rng = random.Random(seed)
-        self.noise, self.farmers = noise, farmers
+        self.noise, self.farmers, self.plain = noise, farmers, plain
 
     def values(self, game: Game) -> list[tuple[float, Move]]:
         me = game.actor
         view = determinized(game, self.rng)
         out = []
+        if self.plain:
+            for move in _candidates(view):
+                after = view.clone()
+                after.apply(move)
+                gain = _margin(after, me) - _margin(view, me)
+                out.append((gain + _follower_value(view, after, move, self.farmers), move))
+            return out
         for move in _candidates(view):
             after = view.clone()
             after.apply(move)
-            gain = _margin(after, me) - _margin(view, me)
-            out.append((gain + _follower_value(view, after, move, self.farmers), move))
+            out.append((_standing(after, me), move))
         return out
 
     def choose(self, game: Game) -> Move:
@@ -184,9 +233,10 @@ class _Search:
     """``hard``: flat Monte-Carlo over the decision's best move sequences.
 
     The decision's complete move sequences (tile and figure, ferry steps, a plague answer...) are
-    listed on a determinization and ranked by their immediate value; the best ``width`` of them
-    are played out to the end of the game many times, each playout on a fresh determinization,
-    with a quick policy; the sequence with the best mean final margin is played. A draw ends a
+    listed on a determinization and ranked by what the position holds after them (``_holdings``);
+    the best ``width`` of them are played out many times, each playout on a fresh determinization
+    of the bag: the next ``DEPTH`` turns as ``normal`` plays them, then the position judged by its
+    holdings; the sequence with the best mean is played. A draw ends a
     sequence (what comes after depends on the tile). ``seconds`` bounds the thinking; a fixed
     ``playouts`` makes the choice a pure function of the position and the seed.
     """
@@ -211,25 +261,24 @@ class _Search:
         return plan[0]
 
     def _sequences(self, view: Game, limit: int = 300) -> list[tuple[float, list[Move]]]:
+        """The decision's complete move sequences, each with what the position holds after it."""
         me, turn = view.actor, view.turn
-        base = _margin(view, me)
         out: list[tuple[float, list[Move]]] = []
 
-        def walk(state: Game, done: list[Move], bonus: float) -> None:
+        def walk(state: Game, done: list[Move]) -> None:
             if len(out) >= limit:
                 return
             for move in _candidates(state):
                 after = state.clone()
                 after.apply(move)
-                value = bonus + _follower_value(state, after, move, True)
                 if _decided(after, me, turn) or move["type"] == "draw":
-                    out.append((_margin(after, me) - base + value, [*done, move]))
+                    out.append((_standing(after, me), [*done, move]))
                 else:
-                    walk(after, [*done, move], value)
+                    walk(after, [*done, move])
                 if len(out) >= limit:
                     return
 
-        walk(view, [], 0.0)
+        walk(view, [])
         return out
 
     def _think(self, game: Game) -> list[Move]:
@@ -270,22 +319,24 @@ class _Search:
             yield from range(n)
 
     def _playout(self, world: Game, me: int) -> float:
-        """Play to the end with a quick policy: a random placement, a follower now and then."""
-        pick = self.rng.random
+        """Play the next ``DEPTH`` turns as ``normal`` would (the best holdings for whoever
+        moves), then judge the position by the holdings; the final margin if the game ends."""
+        turns = 0
+        turn = world.turn
         while not world.finished:
-            if world.step == "tile":
-                placements = world.legal_placements()
-                cells = list(placements)
-                cell = cells[int(pick() * len(cells))]
-                rots = placements[cell]
-                world.apply({"type": "tile", "x": cell[0], "y": cell[1], "rot": rots[int(pick() * len(rots))]})
-                continue
-            moves = world.legal_moves()
-            passing = [m for m in moves if m["type"] == "pass"]
-            if passing and pick() < 0.6:
-                world.apply(passing[0])
-            else:
-                world.apply(moves[int(pick() * len(moves))])
+            if world.turn != turn:
+                turn, turns = world.turn, turns + 1
+                if turns >= DEPTH:
+                    return _standing(world, me)
+            actor = world.actor
+            best, best_move = float("-inf"), None
+            for move in _candidates(world):
+                after = world.clone()
+                after.apply(move)
+                value = _standing(after, actor)
+                if value > best:
+                    best, best_move = value, move
+            world.apply(best_move)  # type: ignore[arg-type]
         return _margin(world, me)
 
 
@@ -300,7 +351,7 @@ def make_player(level: str, seed: int, seconds: float | None = None, playouts: i
     ``playouts`` fixes the amount of search instead, and then the choice is a pure function of
     the position and the seed. None of them reads the order of the undrawn tiles."""
     if level == "easy":
-        return _Greedy(seed, noise=0.35, farmers=False)
+        return _Greedy(seed, noise=0.35, farmers=False, plain=True)
     if level == "normal":
         return _Greedy(seed)
     if level == "hard":
