@@ -256,6 +256,7 @@ class Lobby(PhaseCog):
         language="Language of the game's posts (the server's by default)",
         computers="Computer players to seat at once (more can be added in the lobby)",
         level="How well the computer players play",
+        hints="Allow /carc hint: what the hard computer would play (off by default)",
     )
     @app_commands.choices(
         level=[app_commands.Choice(name=name, value=name) for name in LEVELS],
@@ -271,6 +272,7 @@ class Lobby(PhaseCog):
         self, interaction: discord.Interaction, sets: str = "base", players: app_commands.Range[int, 2, 6] = 5,
         turn_hours: app_commands.Range[int, 0, 336] = 24, timeout: str = "skip", castles: str = "dealt",
         language: str | None = None, computers: app_commands.Range[int, 0, 5] = 0, level: str = "normal",
+        hints: bool = False,
     ) -> None:  # fmt: skip
         missing = missing_permissions(interaction)
         if missing:
@@ -278,7 +280,7 @@ class Lobby(PhaseCog):
         options = LobbyOptions(
             sets=[s.strip().lower()[:20] for s in sets.split(",")[:10] if s.strip()], max_players=players,
             turn_limit=turn_hours * 3600, timeout_policy=timeout, castles=castles,
-            language=language or server_language(interaction),
+            language=language or server_language(interaction), hints=hints,
         )  # fmt: skip
         who = caller_of(interaction)
         row = await self.service.create_lobby(who, interaction.user.display_name, options, str(interaction.channel_id))

@@ -158,6 +158,29 @@ class Play(PhaseCog):
             ephemeral=True,
         )
 
+    @app_commands.command(name="hint", description="What the hard computer would play now (if the game allows hints)")
+    @cooldown()
+    @app_commands.describe(game="The game's number")
+    async def hint(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)  # it thinks about a second
+        game_id = await game_id_of(interaction, game)
+        who = caller_of(interaction)
+        view = await self.service.turn(who, game_id)
+        advice = await self.service.hint(who, game_id)
+        letters = label_cells(sorted(view.placements, key=lambda c: (c[1], c[0])))
+        steps = []
+        for move, label in zip(advice.moves, advice.labels, strict=True):
+            if move["type"] in ("tile", "castle") and "rot" in move:  # as the turn picture letters it
+                label = f"{letters.get((move['x'], move['y']), '?')} ({move['x']}, {move['y']}) · {move['rot']}°"
+            steps.append(label)
+        text = _("Hint for game #{id}, turn {turn}: {moves}.").format(
+            id=game_id, turn=view.turn, moves="; ".join(steps)
+        ) + "\n" + _(
+            "You stand {now:+.0f} against the best other player (scores, and what your followers hold); "
+            "after this, the hard computer expects {expected:+.0f} two turns from now."
+        ).format(now=advice.now, expected=advice.expected)
+        await interaction.followup.send(present.clip(text), ephemeral=True)
+
     @app_commands.command(name="tiles", description="What is left in the bag")
     async def tiles(self, interaction: discord.Interaction, game: int | None = None) -> None:
         game_id = await game_id_of(interaction, game)

@@ -145,6 +145,8 @@ def _lobby_embed(row: GameRow) -> discord.Embed:
         limit_text = _("{limit}; then the player forfeits").format(limit=rules)
     embed.add_field(name=_("Turn limit"), value=limit_text, inline=True)
     embed.add_field(name=_("Language"), value=LANGUAGES.get(game_language(row), "English"), inline=True)
+    if opts.get("hints") and row.league_id is None:
+        embed.add_field(name=_("Hints"), value=_("on: /carc hint shows what the hard computer would play"), inline=True)
     if "castles" in opts.get("sets", []):
         if opts.get("castles") == "chosen":
             chosen = opts.get("castle_choices", {})

@@ -246,6 +246,7 @@ class _Search:
         self.seconds, self.playouts, self.width = seconds, playouts, width
         self._plan: tuple[tuple[int, int, int], list[Move]] | None = None
         self.last_playouts = 0  # how many the last decision ran (benchmarks report playouts/s)
+        self.last_value = 0.0  # what the chosen sequence was judged worth (see hint)
 
     def choose(self, game: Game) -> Move:
         key = (game.turn, game.actor, len(game.moves))
@@ -287,6 +288,7 @@ class _Search:
         ranked.sort(key=lambda vs: -vs[0])
         pool = [seq for _v, seq in ranked[: self.width]]
         if len(pool) == 1:
+            self.last_value = ranked[0][0]
             return pool[0]
         totals = [0.0] * len(pool)
         counts = [0] * len(pool)
@@ -311,6 +313,7 @@ class _Search:
         self.last_playouts = done
         means = [totals[i] / counts[i] if counts[i] else float("-inf") for i in range(len(pool))]
         best = max(range(len(pool)), key=lambda i: (means[i], -i))
+        self.last_value = means[best] if counts[best] else ranked[best][0]
         return pool[best]
 
     @staticmethod
@@ -357,6 +360,20 @@ def make_player(level: str, seed: int, seconds: float | None = None, playouts: i
     if level == "hard":
         return _Search(seed, DEFAULT_SECONDS["hard"] if seconds is None else seconds, playouts)
     raise ValueError(f"unknown level {level!r}: one of {', '.join(LEVELS)}")
+
+
+def hint(game: Game, seed: int, seconds: float | None = None, playouts: int | None = None) -> tuple[list[Move], float]:
+    """What ``hard`` would play for the decision ``game`` awaits (the whole sequence: tile and
+    figure...), and how far ahead of the best other player it expects to stand two turns later
+    (points: scores plus holdings, see ``_holdings``). Never reads the order of the bag."""
+    search = _Search(seed, DEFAULT_SECONDS["hard"] if seconds is None else seconds, playouts)
+    plan = search._think(game)
+    return plan, search.last_value
+
+
+def standing(game: Game, player: int) -> float:
+    """How far ahead of the best other player ``player`` stands now, in points (scores plus holdings)."""
+    return _standing(game, player)
 
 
 def seat_player(user_id: str, turn: int) -> Any:

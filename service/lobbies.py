@@ -44,6 +44,7 @@ class LobbyOptions:
     seed: int | None = None
     castles: str = "dealt"  # Castles in Germany: "dealt" with the seed, or "chosen" in the lobby
     language: str = "en"  # of the game's public posts (locales.LANGUAGES)
+    hints: bool = False  # /carc hint may be asked (never in a rated game)
 
     def checked(self, new_seed: Callable[[], int] = new_seed) -> LobbyOptions:
         """Validated options; a missing seed is drawn from ``new_seed``."""
@@ -68,9 +69,11 @@ class LobbyOptions:
             raise ServiceError(_("castles are dealt or chosen"))
         if not isinstance(self.language, str) or self.language not in LANGUAGES:
             raise ServiceError(_("the language is one of {languages}").format(languages=", ".join(LANGUAGES)))
+        if not isinstance(self.hints, bool):
+            raise validate.InvalidInput(_("hints are on or off"))
         seed = self.seed if self.seed is not None else new_seed()
         return LobbyOptions(
-            sets, self.max_players, self.turn_limit, self.timeout_policy, seed, self.castles, self.language
+            sets, self.max_players, self.turn_limit, self.timeout_policy, seed, self.castles, self.language, self.hints
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -82,11 +85,12 @@ class LobbyOptions:
             "seed": self.seed,
             "castles": self.castles,
             "language": self.language,
+            "hints": self.hints,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> LobbyOptions:
-        keys = ("sets", "max_players", "turn_limit", "timeout_policy", "seed", "castles", "language")
+        keys = ("sets", "max_players", "turn_limit", "timeout_policy", "seed", "castles", "language", "hints")
         return cls(**{k: data[k] for k in keys if k in data})
 
 

@@ -11,7 +11,7 @@ from datetime import timedelta
 from typing import Any
 
 from engine import Game, IllegalMove
-from engine.ai import computer_moves
+from engine.ai import computer_moves, hint, standing
 from engine.language import _
 from engine.moves import Question
 from service import validate
@@ -20,8 +20,8 @@ from service.caller import Caller, caller
 from service.core import ServiceCore
 from service.gamelog import AlreadyPlayed
 from service.validate import ServiceError
-from service.views import Ask, PlayResult, TurnView
-from service.workers import computer_turn
+from service.views import Ask, Hint, PlayResult, TurnView
+from service.workers import computer_turn, hint_moves
 from storage import Conflict, GameRow
 
 AUTO_USER = "auto"  # who the log credits for moves made on an absent player's behalf
@@ -233,6 +233,37 @@ class Turns(ServiceCore):
                 events += turn_events
             if on_turn is not None:
                 on_turn(trial, turn_events)
+
+    async def hint(self, who: Caller, game_id: int) -> Hint:
+        """What the hard computer would play for the caller's decision, with how it expects them to
+        stand afterwards. Only in a game whose lobby turned hints on (never a rated one), only for
+        the player to move. It searches as hard does, never reading the bag's order."""
+        who, game_id = caller(who), validate.game_id(game_id)
+        row, game = await self.game(who, game_id)
+        if row.league_id is not None or not row.options.get("hints"):
+            raise ServiceError(_("hints are off in this game (a lobby opened with /carc new hints:True has them)"))
+        if row.status != "active" or game.finished:
+            raise ServiceError(_("game #{id} is over").format(id=game_id))
+        users = row.setup["users"]  # type: ignore[index]
+        if users[game.actor] != who.user_id:
+            raise ServiceError(_("it is not your turn in game #{id}").format(id=game_id))
+        seed = game_id * 1_000_003 + row.version  # the same hint for the same position
+        if self.workers is not None:  # the search thinks off the event loop
+            moves, expected = await self.workers.run(hint_moves, game.to_json(), seed)
+        else:
+            moves, expected = hint(game.clone(), seed)
+        trial, labels = game.clone(), []
+        for move in moves:
+            question = trial.question()
+            option = next(
+                (o for o in question.options if all(o.move.get(k) == v for k, v in move.items())), None
+            ) if question is not None else None  # fmt: skip
+            if option is not None:
+                labels.append(option.label)
+            else:  # passing: the question says what that means
+                labels.append(question.pass_label or _("pass") if question is not None else _("pass"))
+            trial.apply(move)
+        return Hint(game_id, row.version, moves, labels, standing(game, game.actor), expected)
 
     async def resign(self, who: Caller, game_id: int) -> list[str]:
         return await self._leave_game(who, game_id, who.user_id, "resigned")

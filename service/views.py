@@ -83,3 +83,16 @@ class Ask:
     done: bool
     spot_numbers: dict[int, int] = field(default_factory=dict)  # option index -> number on the preview
     labels: list[str] = field(default_factory=list)  # how each pick read when it was made
+
+
+@dataclass
+class Hint:
+    """What the hard computer would play for the caller's decision (``/carc hint``)."""
+
+    game_id: int
+    version: int
+    moves: list[dict[str, Any]]  # the whole decision: the tile, then the figure...
+    labels: list[str]  # each move as its question words it
+    now: float  # how far ahead of the best other player the caller stands now (points, holdings counted)
+    expected: float  # ... and two turns after these moves, as the computer expects it
+

@@ -31,6 +31,14 @@ def computer_turn(record: Record, user_id: str) -> list[dict[str, Any]]:
     return computer_moves(game_of(record).clone(), user_id)
 
 
+def hint_moves(record: Record, seed: int) -> tuple[list[dict[str, Any]], float]:
+    """What the hard computer would play for the decision the record stops at (engine.ai.hint)."""
+    from engine.ai import hint
+    from renderer.jobs import game_of
+
+    return hint(game_of(record).clone(), seed)
+
+
 def _warm_up() -> None:
     """Each worker loads the renderer (tile art, the fixed palette) and compiles the language
     catalogs before its first job, so the first picture of a game is not the slow one."""

@@ -116,3 +116,26 @@ def test_computer_moves_make_a_whole_decision_for_a_seat():
 def test_an_unknown_level_is_refused():
     with pytest.raises(ValueError, match="unknown level 'godlike'"):
         make_player("godlike", 1)
+
+
+def test_a_hint_is_a_legal_decision_that_never_reads_the_bag():
+    from engine.ai import hint
+
+    rng = random.Random(8)
+    checked = 0
+    for game in positions("rivers+castles+ferries+toll", range(2), (0, 12)):
+        if game.question().kind not in ("tile", "draw"):
+            continue
+        moves, expected = hint(game, 5, playouts=12)
+        twin = twin_with_another_bag(game, rng)
+        assert hint(twin, 5, playouts=12) == (moves, expected)  # the real order changes nothing
+        trial = game.clone()
+        actor, turn = trial.actor, trial.turn
+        for move in moves:
+            trial.apply(move)  # legal, in order
+        assert trial.finished or trial.actor != actor or trial.turn != turn  # the whole decision
+        assert isinstance(expected, float)
+        checked += 1
+        if checked == 4:
+            break
+    assert checked == 4

@@ -177,3 +177,25 @@ async def test_whole_games_through_carc_place(tmp_path, family):
         await play_by_command(h, game_id, thread, users, seed=len(family))
         assert "Final scores" in h.messages_in(thread)[-1]["content"]
         clean(h)
+
+
+async def test_carc_hint_answers_privately_where_the_lobby_allows_it(tmp_path):
+    ann, bob = User(720, "Ann"), User(721, "Bob")
+    async with running(tmp_path, [ann, bob]) as (h, channel, _):
+        answer = await h.slash(ann, channel, "carc new", sets="base", players=2, hints=True)
+        lobby = answer.public[-1]
+        assert any(f["name"] == "Hints" for f in lobby["embeds"][0]["fields"])
+        await h.click(bob, h.fake.messages[int(lobby["id"])], "Join")
+        started = await h.click(ann, h.fake.messages[int(lobby["id"])], "Start")
+        game_id = int(re.search(r"#(\d+)", started.text)[1])  # type: ignore[index]
+        thread = h.fake.threads_from[int(lobby["id"])]
+        mover = await actor(h, game_id, [ann, bob])
+        other = bob if mover is ann else ann
+        answer = await h.slash(mover, thread, "carc hint")
+        reply = h.fake.messages[answer.interaction.original]  # type: ignore[index]
+        assert reply["flags"] & 64 and reply["content"].startswith(f"Hint for game #{game_id}, turn 1: "), reply
+        assert "°" in reply["content"] and "two turns from now" in reply["content"]
+        answer = await h.slash(other, thread, "carc hint")
+        reply = h.fake.messages[answer.interaction.original]  # type: ignore[index]
+        assert reply["flags"] & 64 and "it is not your turn" in reply["content"]
+        clean(h)

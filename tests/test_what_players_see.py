@@ -136,3 +136,24 @@ async def test_carc_place_names_a_castles_cell_as_the_turn_picture_letters_it(se
     answer = await service.pick(who, lobby.id, picks, view.version)
     assert not isinstance(answer, PlayResult)  # the castle is placed on the trial; its figure is asked next
     assert answer.moves == [target] and answer.question.kind == "figure"
+
+
+async def test_a_hint_only_where_the_lobby_allows_it_and_only_for_the_player_to_move(service):
+    ann, bob = as_("u1"), as_("u2")
+    plain = await service.create_lobby(ann, "Ann", LobbyOptions(seed=3, turn_limit=0))
+    await service.join(bob, plain.id, "Bob")
+    view = (await service.start(ann, plain.id)).turn
+    mover = as_(view.user_id)
+    with pytest.raises(ServiceError, match="hints are off in this game"):
+        await service.hint(mover, plain.id)
+    lobby = await service.create_lobby(ann, "Ann", LobbyOptions(seed=3, turn_limit=0, hints=True))
+    await service.join(bob, lobby.id, "Bob")
+    view = (await service.start(ann, lobby.id)).turn
+    waiting = bob if view.user_id == "u1" else ann
+    with pytest.raises(ServiceError, match="it is not your turn"):
+        await service.hint(waiting, lobby.id)
+    advice = await service.hint(as_(view.user_id), lobby.id)
+    assert advice.version == view.version and advice.moves[0]["type"] == "tile"
+    assert len(advice.labels) == len(advice.moves) and "turned" in advice.labels[0]
+    played = await service.play(as_(view.user_id), lobby.id, advice.moves, view.version)  # a legal decision
+    assert played.turn.user_id == waiting.user_id
