@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Awaitable
 from typing import Any
 
 import discord
@@ -30,7 +31,8 @@ from engine.expansions.castles import CASTLE_IDS
 from engine.language import N_, _, sentence
 from engine.words import tile_name
 from locales import LANGUAGES
-from service import LobbyOptions, ServiceError
+from service import Caller, LobbyOptions, ServiceError
+from storage import GameRow
 
 log = logging.getLogger(__name__)
 
@@ -110,11 +112,40 @@ class LobbyButton(
             await say(interaction, _("This button is from an older version of the bot; open a new lobby."))
 
 
+class LobbyMenu(Localised):
+    """What the lobby's menus share: the custom id ``carc:KIND:GAME`` names the game; a choice
+    changes the lobby (``change``), which then shows as it now is, or says privately why not.
+    A mixin before ``discord.ui.DynamicItem``, which takes each menu's own template."""
+
+    KIND = ""
+
+    def __init__(self, game_id: int, placeholder: str, options: list[discord.SelectOption], most: int = 1) -> None:
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=f"carc:{self.KIND}:{game_id}", placeholder=placeholder, min_values=1, max_values=most,
+            options=options,
+        )  # fmt: skip
+        super().__init__(select)  # type: ignore[call-arg]  # DynamicItem's, next in the MRO
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):  # type: ignore[no-untyped-def]
+        return cls(int(match["game"]))  # type: ignore[call-arg]
+
+    def change(self, service: Any, who: Caller, values: list[str]) -> Awaitable[GameRow]:
+        raise NotImplementedError
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = [str(v) for v in self.item.values]  # type: ignore[attr-defined]
+        change = self.change(service_of(interaction), caller_of(interaction), values)
+        await guarded(interaction, refresh_lobby(interaction, change))
+
+
 class AddComputerSelect(
-    Localised, discord.ui.DynamicItem[discord.ui.Select], template=r"carc:addai:(?P<game>\d{1,18})"
+    LobbyMenu, discord.ui.DynamicItem[discord.ui.Select], template=r"carc:addai:(?P<game>\d{1,18})"
 ):
     """Seat a computer player, choosing its level (the lobby's creator only)."""
 
+    KIND = "addai"
     LEVELS = {
         "easy": (N_("Easy"), N_("Plays sensibly, makes mistakes a beginner can punish")),
         "normal": (N_("Normal"), N_("Takes the best move it sees this turn")),
@@ -126,92 +157,56 @@ class AddComputerSelect(
             discord.SelectOption(label=_(label), value=level, description=_(about)[:100])
             for level, (label, about) in self.LEVELS.items()
         ]
-        select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=f"carc:addai:{game_id}", placeholder=_("Add a computer player…"), min_values=1, max_values=1,
-            options=options,
-        )  # fmt: skip
-        super().__init__(select)
-        self.game_id = game_id
+        super().__init__(game_id, _("Add a computer player…"), options)
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):  # type: ignore[override]
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        service = service_of(interaction)
-        level = str((list(self.item.values) or ["normal"])[0])[:10]
-        change = service.add_ai(caller_of(interaction), self.game_id, level)
-        await guarded(interaction, refresh_lobby(interaction, change))
+    def change(self, service: Any, who: Caller, values: list[str]) -> Awaitable[GameRow]:
+        return service.add_ai(who, self.game_id, (values or ["normal"])[0][:10])
 
 
-class SetsSelect(Localised, discord.ui.DynamicItem[discord.ui.Select], template=r"carc:sets:(?P<game>\d{1,18})"):
+class SetsSelect(LobbyMenu, discord.ui.DynamicItem[discord.ui.Select], template=r"carc:sets:(?P<game>\d{1,18})"):
+    KIND = "sets"
+
     def __init__(self, game_id: int, chosen: list[str] | None = None) -> None:
         chosen = chosen or ["base"]
         options = [
             discord.SelectOption(label=present.set_name(name), value=name, default=name in chosen) for name in SET_TILES
         ]
-        select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=f"carc:sets:{game_id}", placeholder=_("Sets"), min_values=1, max_values=len(options),
-            options=options,
-        )  # fmt: skip
-        super().__init__(select)
-        self.game_id = game_id
+        super().__init__(game_id, _("Sets"), options, most=len(options))
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):  # type: ignore[override]
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        service = service_of(interaction)
-        change = service.set_options(caller_of(interaction), self.game_id, sets=list(self.item.values))
-        await guarded(interaction, refresh_lobby(interaction, change))
+    def change(self, service: Any, who: Caller, values: list[str]) -> Awaitable[GameRow]:
+        return service.set_options(who, self.game_id, sets=values)
 
 
-class CastlesSelect(Localised, discord.ui.DynamicItem[discord.ui.Select], template=r"carc:castles:(?P<game>\d{1,18})"):
+class CastlesSelect(
+    LobbyMenu, discord.ui.DynamicItem[discord.ui.Select], template=r"carc:castles:(?P<game>\d{1,18})"
+):
     """Each player picks their castles in the lobby (1 or 2, by the number of players at the start)."""
+
+    KIND = "castles"
 
     def __init__(self, game_id: int) -> None:
         options = [discord.SelectOption(label=sentence(tile_name(c)), value=c) for c in CASTLE_IDS]
-        select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=f"carc:castles:{game_id}", placeholder=_("Your castles"), min_values=1, max_values=2,
-            options=options,
-        )  # fmt: skip
-        super().__init__(select)
-        self.game_id = game_id
+        super().__init__(game_id, _("Your castles"), options, most=2)
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):  # type: ignore[override]
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        service = service_of(interaction)
-        change = service.choose_castles(caller_of(interaction), self.game_id, list(self.item.values))
-        await guarded(interaction, refresh_lobby(interaction, change))
+    def change(self, service: Any, who: Caller, values: list[str]) -> Awaitable[GameRow]:
+        return service.choose_castles(who, self.game_id, values)
 
 
-class LanguageSelect(Localised, discord.ui.DynamicItem[discord.ui.Select], template=r"carc:lang:(?P<game>\d{1,18})"):
+class LanguageSelect(
+    LobbyMenu, discord.ui.DynamicItem[discord.ui.Select], template=r"carc:lang:(?P<game>\d{1,18})"
+):
     """The language of the game's posts, chosen in its lobby (the server's by default)."""
+
+    KIND = "lang"
 
     def __init__(self, game_id: int, chosen: str = "en") -> None:
         options = [
             discord.SelectOption(label=name, value=code, default=code == chosen) for code, name in LANGUAGES.items()
         ]
-        select: discord.ui.Select[Any] = discord.ui.Select(
-            custom_id=f"carc:lang:{game_id}", placeholder=_("Language of the game"), min_values=1, max_values=1,
-            options=options,
-        )  # fmt: skip
-        super().__init__(select)
-        self.game_id = game_id
+        super().__init__(game_id, _("Language of the game"), options)
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):  # type: ignore[override]
-        return cls(int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        service = service_of(interaction)
-        language = str((list(self.item.values) or ["en"])[0])[:10]
-        change = service.set_options(caller_of(interaction), self.game_id, language=language)
-        await guarded(interaction, refresh_lobby(interaction, change))
+    def change(self, service: Any, who: Caller, values: list[str]) -> Awaitable[GameRow]:
+        return service.set_options(who, self.game_id, language=(values or ["en"])[0][:10])
 
 
 async def start_game(interaction: discord.Interaction, game_id: int) -> None:
