@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import logging
-from typing import cast
+from typing import Any, cast
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from cogs import metrics
 from cogs.i18n import CatalogTranslator, listen
 from cogs.leagues import Leagues
 from cogs.lobby import AddComputerSelect, CastlesSelect, LanguageSelect, Lobby, LobbyButton, SetsSelect
@@ -32,6 +33,7 @@ class LocalisedTree(app_commands.CommandTree):
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         listen(interaction)  # for the rest of this interaction's task
+        metrics.started(interaction)
         return True
 
 
@@ -80,6 +82,8 @@ class CarcBot(commands.AutoShardedBot):
             PanelSelect,
         )
         tune_gc()  # started: no pause of the collector walks the cached games at every turn
+        metrics.serve(self)  # METRICS_PORT set: the Prometheus endpoint
+        await self.workers.warm()  # the workers start now, not at the first turn's picture
         # Commands sync on purpose, not at every start (Discord rate-limits syncing).
         if self.dev_guild:
             guild = discord.Object(id=self.dev_guild)
@@ -89,6 +93,9 @@ class CarcBot(commands.AutoShardedBot):
         elif self.sync_on_start:
             await self.tree.sync()
             log.info("commands synced globally (they may take up to an hour to appear)")
+
+    async def on_app_command_completion(self, interaction: discord.Interaction, _command: Any) -> None:
+        metrics.handled(interaction, "command")
 
     async def close(self) -> None:
         await super().close()

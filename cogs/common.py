@@ -15,7 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from cogs import present
+from cogs import metrics, present
 from cogs.i18n import listen
 from engine.language import _
 from service import Caller, ServiceError
@@ -115,6 +115,7 @@ async def say(interaction: discord.Interaction, text: str) -> None:
 async def guarded(interaction: discord.Interaction, action: Any) -> None:
     """Run a component's action; the one place its errors are handled: a ServiceError is
     answered privately, anything else is logged and answered privately without details."""
+    metrics.started(interaction)
     try:
         await action
     except ServiceError as exc:
@@ -124,6 +125,8 @@ async def guarded(interaction: discord.Interaction, action: Any) -> None:
         log.exception("component %s failed", data.get("custom_id"))
         with contextlib.suppress(discord.HTTPException):
             await say(interaction, _("Something went wrong on my side; nothing was changed. Please try again."))
+    finally:
+        metrics.handled(interaction, "component")
 
 
 class Localised:
@@ -176,6 +179,12 @@ class PhaseCog(commands.Cog):
     async def cog_app_command_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
+        try:
+            await self._answer_error(interaction, error)
+        finally:
+            metrics.handled(interaction, "command")
+
+    async def _answer_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         if isinstance(error, app_commands.NoPrivateMessage):
             await say(interaction, not_in_dms())
             return

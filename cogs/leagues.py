@@ -21,6 +21,7 @@ from cogs import present
 from cogs.common import caller_of, in_a_server, not_in_dms, service_of, table_of
 from cogs.i18n import game_language, server_language, speak
 from cogs.lobby import LobbyButton
+from cogs.metrics import FAILED_POSTS
 from engine.language import _, ngettext
 from renderer.board import png_bytes
 from renderer.standings import DivisionRow, LadderRow, change_text, rating_text, render_standings, render_tables
@@ -546,6 +547,7 @@ class Leagues(commands.Cog):
             try:
                 await self.post_notice(notice)
             except discord.HTTPException:
+                FAILED_POSTS.labels("league").inc()
                 log.exception("league %s: announcement failed", notice.league_id)
 
     @deadlines.before_loop

@@ -15,6 +15,7 @@ from discord.ext import tasks
 from cogs import present
 from cogs.common import PhaseCog, caller_of, cooldown, game_id_of, parse_cell, picture, say, table_of
 from cogs.i18n import user_language
+from cogs.metrics import FAILED_POSTS
 from cogs.panel import PanelState, played, show_panel
 from engine.catalog import SET_TILES
 from engine.language import _, ngettext
@@ -219,6 +220,31 @@ class Play(PhaseCog):
         await self.service.save_player(caller_of(interaction), interaction.user.display_name, dm, language)
         await say(interaction, _("Turn DMs are on.") if dm else _("Turn DMs are off."))
 
+    @app_commands.command(name="forget-me", description="Remove your name and settings from the bot's records")
+    @app_commands.describe(confirm="True to do it (without it, what would be removed is explained)")
+    async def forget_me(self, interaction: discord.Interaction, confirm: bool = False) -> None:
+        if not confirm:
+            await say(
+                interaction,
+                _(
+                    "This removes your settings (turn DMs, their language) and your name from every game you "
+                    "played and every league you joined, records included: you become \"Player N\" there. "
+                    "Your moves stay, under that name, so the games stay whole. Run /carc forget-me confirm:True "
+                    "to do it; it cannot be undone."
+                ),
+            )
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        games = await self.service.forget_me(caller_of(interaction))
+        await interaction.followup.send(
+            ngettext(
+                "Done: your settings are gone and your name was removed from {n} game.",
+                "Done: your settings are gone and your name was removed from {n} games.",
+                games,
+            ).format(n=games),
+            ephemeral=True,
+        )
+
     @app_commands.command(name="kick", description="Remove a player from a game (server managers)")
     async def kick(self, interaction: discord.Interaction, player: discord.User, game: int | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -244,6 +270,7 @@ class Play(PhaseCog):
                 await table_of(self.bot).post_notice(notice)
                 self._failing.discard(notice.game_id)
             except Exception:
+                FAILED_POSTS.labels("notice").inc()
                 if notice.game_id not in self._failing:
                     log.exception("notice for game %s failed", notice.game_id)
                 self._failing.add(notice.game_id)

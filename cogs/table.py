@@ -15,6 +15,7 @@ import discord
 from cogs import present
 from cogs.common import picture
 from cogs.i18n import speak
+from cogs.metrics import FAILED_POSTS
 from cogs.panel import turn_view
 from engine.language import _
 from renderer.board import label_cells
@@ -80,6 +81,7 @@ class Table:
         try:
             await self.post_turn(await self.thread_of(view.game_id, view.guild_id, fallback), view, lines)
         except discord.HTTPException as exc:  # a deleted thread or a lost permission: the game goes on
+            FAILED_POSTS.labels("turn").inc()
             log.warning("could not post game %s in its thread: %s", view.game_id, exc)
         await self.notify_by_dm(view)
 
@@ -126,6 +128,7 @@ class Table:
                     name=present.clip(title, 100), auto_archive_duration=10080, type=discord.ChannelType.public_thread
                 )
         except (discord.HTTPException, AttributeError) as exc:
+            FAILED_POSTS.labels("thread").inc()
             log.warning("no thread for game %s: %s", game_id, exc)
             thread = channel
         else:

@@ -9,12 +9,17 @@ manager's health check runs.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import binascii
+import glob
 import json
 import logging
 import os
+import re
+import shutil
 import sqlite3
+import subprocess
 import sys
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -166,15 +171,14 @@ def _heartbeat(path: str) -> datetime | None:
 
 def backup(source: str, dest: str) -> int:
     """A consistent copy of the database, safe while the bot writes to it."""
-    if is_postgres(source):
-        print("a PostgreSQL database is backed up with pg_dump (pg_dump -Fc URL > FILE)", file=sys.stderr)
+    if Path(dest).exists():
+        print(f"{dest} exists: give a new file name", file=sys.stderr)
         return 2
+    if is_postgres(source):  # pg_dump's custom format: consistent while the bots write
+        return _postgres_tool("pg_dump", ["--format=custom", "--file", dest, source], f"backed up to {dest}")
     source = sqlite_path(source)
     if not Path(source).exists():
         print(f"no database at {source}", file=sys.stderr)
-        return 2
-    if Path(dest).exists():
-        print(f"{dest} exists: give a new file name", file=sys.stderr)
         return 2
     Path(dest).parent.mkdir(parents=True, exist_ok=True)
     src = sqlite3.connect(source, timeout=30)
@@ -194,8 +198,15 @@ def backup(source: str, dest: str) -> int:
 def restore(source: str, dest: str, force: bool = False, now: datetime | None = None) -> int:
     """Put a backup in place of the database; refuses while a bot uses it, unless ``force``."""
     if is_postgres(dest):
-        print("a PostgreSQL database is restored with pg_restore (pg_restore -d URL FILE)", file=sys.stderr)
-        return 2
+        try:
+            beat = asyncio.run(_health_reads(dest))[2]
+        except Exception:  # an empty or unreadable database: no bot runs on it
+            beat = None
+        if beat is not None and (now or datetime.now(UTC)) - beat < ALIVE and not force:
+            print(f"a bot is running on {_safe_url(dest)}: stop every process first, or pass --force", file=sys.stderr)
+            return 1
+        args = ["--clean", "--if-exists", "--no-owner", "--single-transaction", "--dbname", dest, source]
+        return _postgres_tool("pg_restore", args, f"restored {_safe_url(dest)} from {source}")
     dest = sqlite_path(dest)
     if not Path(source).exists():
         print(f"no backup at {source}", file=sys.stderr)
@@ -231,10 +242,30 @@ def restore(source: str, dest: str, force: bool = False, now: datetime | None = 
     return 0
 
 
+def _postgres_tool(name: str, args: list[str], done: str) -> int:
+    """Run PostgreSQL's own ``pg_dump`` or ``pg_restore`` (the newest on this machine)."""
+    found = shutil.which(name) or next(iter(sorted(glob.glob(f"/usr/lib/postgresql/*/bin/{name}"), reverse=True)), None)
+    if found is None:
+        print(f"{name} is not installed (Debian: apt-get install postgresql-client)", file=sys.stderr)
+        return 2
+    run = subprocess.run([found, *args], capture_output=True, text=True)
+    if run.returncode != 0:
+        print(f"{name} failed: {run.stderr.strip()[-2000:]}", file=sys.stderr)
+        return 1
+    print(done)
+    return 0
+
+
+def _safe_url(url: str) -> str:
+    """A database URL without its password, for messages."""
+    return re.sub(r"//([^:/@]+):[^@]*@", r"//\1:***@", url)
+
+
 # ---------------------------------------------------------------------- health
 async def health(path: str, now: datetime | None = None) -> tuple[int, list[str]]:
     """(0 healthy | 1 not, one line per check): the database opens and answers, its schema is
-    current, and a bot's deadline clock beat within the last minute."""
+    current, a bot's deadline clock beat within the last minute, and every bot process that
+    ticked has its worker processes alive."""
     from storage.database import LATEST
 
     lines: list[str] = []
@@ -242,7 +273,7 @@ async def health(path: str, now: datetime | None = None) -> tuple[int, list[str]
     if not is_postgres(path) and not Path(sqlite_path(path)).exists():
         return 1, [f"database: none at {path}"]
     try:
-        version, active, beat = await _health_reads(path)
+        version, active, beat, processes = await _health_reads(path)
         lines.append(f"database: ok ({active} active games)")
     except Exception as exc:  # whatever the driver says: the database does not answer
         return 1, [f"database: {exc}"]
@@ -251,17 +282,28 @@ async def health(path: str, now: datetime | None = None) -> tuple[int, list[str]
     else:
         healthy = False
         lines.append(f"schema: {version}, the code expects {LATEST} (python bot.py migrate)")
-    age = (now or datetime.now(UTC)) - beat if beat is not None else None
+    now = now or datetime.now(UTC)
+    age = now - beat if beat is not None else None
     if age is not None and age < ALIVE:
         lines.append(f"clock: ticking (last beat {int(age.total_seconds())} s ago)")
     else:
         healthy = False
         lines.append("clock: not ticking (no bot has beaten its clock in the last minute)")
+    for instance, when, info in processes:
+        if when is None or now - when >= ALIVE:
+            continue  # a process that stopped (or restarted under another id)
+        size, alive = int(info.get("workers", 0) or 0), int(info.get("workers_alive", 0) or 0)
+        restarts = int(info.get("worker_restarts", 0) or 0)
+        note = f", the pool restarted {restarts} times" if restarts else ""
+        lines.append(f"process {instance}: ticking, workers {alive}/{size} alive{note}")
+        if alive < size:
+            healthy = False
     return (0 if healthy else 1), lines
 
 
-async def _health_reads(url: str) -> tuple[int, int, datetime | None]:
-    """(schema version, active games, the clock's last beat) of the database ``url`` names."""
+async def _health_reads(url: str) -> tuple[int, int, datetime | None, list[tuple[str, datetime | None, dict]]]:
+    """(schema version, active games, the clock's last beat, what each bot process last said)."""
+    from storage import Store
     from storage.database import open_database
 
     db = await open_database(url, migrate=False)
@@ -269,13 +311,14 @@ async def _health_reads(url: str) -> tuple[int, int, datetime | None]:
         version = await db.schema_version()
         active = (await db.fetch("SELECT count(*) FROM games WHERE status = 'active'"))[0][0]
         rows = await db.fetch("SELECT heartbeat FROM clock_lease WHERE id = 1")
+        processes = await Store(db).instances() if version >= 10 else []
     finally:
         await db.close()
     try:
         beat = datetime.fromisoformat(rows[0][0]) if rows else None
     except (TypeError, ValueError):
         beat = None
-    return version, active, beat if beat is not None and beat.tzinfo is not None else None
+    return version, active, beat if beat is not None and beat.tzinfo is not None else None, processes
 
 
 # ---------------------------------------------------------------------- logs
@@ -301,8 +344,6 @@ class JsonLines(logging.Formatter):
 
 
 def _game_in(message: str) -> int | None:
-    import re
-
     found = re.search(r"\bgame #?(\d{1,18})\b", message)
     return int(found[1]) if found else None
 

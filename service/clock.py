@@ -55,6 +55,7 @@ class Clock(ServiceCore):
         ticks; over a shared database each due game is handled by the one process that claims it.
         """
         try:
+            await self.store.report_instance(self.instance_id, self.clock(), self._self_report())
             if self.store.shared:
                 await self.store.beat(self.instance_id, self.clock())
                 holder = None
@@ -82,6 +83,7 @@ class Clock(ServiceCore):
             log.exception("the deadline clock cannot list the games")
             return []
         active = {c[0] for c in clocks}
+        self.active_games = len(active)
         self._failing = {g: why for g, why in self._failing.items() if g in active}
         notices: list[Notice] = []
         # Only the games with something due are loaded (a restart loads no other game).
@@ -102,6 +104,13 @@ class Clock(ServiceCore):
             if notice is not None:
                 notices.append(notice)
         return notices
+
+    def _self_report(self) -> dict[str, Any]:
+        """What this process says of itself at each tick (``bot.py health`` reads it)."""
+        workers = self.workers
+        if workers is None:
+            return {"workers": 0, "workers_alive": 0}
+        return {"workers": workers.size, "workers_alive": workers.alive(), "worker_restarts": workers.restarts}
 
     async def release_clock(self) -> None:
         """Give up the deadline clock's lease (at shutdown), so another instance may take it

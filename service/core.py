@@ -32,6 +32,7 @@ class ServiceCore:
     member_check: Callable[[int, str], Awaitable[bool]] | None
     _failing: dict[int, str]
     _lease_holder: str | None
+    active_games: int
 
     @staticmethod
     def authorize(row: GameRow, who: Caller) -> None:

@@ -89,6 +89,7 @@ class GameLog:
         self._log_hashes: dict[int, tuple[int, Any]] = {}
         # Called with a game's id once its last move is stored (the league service rates it).
         self.finished_listeners: list[Callable[[int], Awaitable[Any]]] = []
+        self.commits = 0  # decisions this process stored (metrics)
 
     def lock(self, game_id: int) -> _GameLock:
         lock = self._locks.get(game_id)
@@ -224,6 +225,7 @@ class GameLog:
         except Conflict:
             self.forget(row.id)
             raise AlreadyPlayed(_("that turn has already been played; here is the current one")) from None
+        self.commits += 1
         self.cache(row.id, version, after, not after.finished)
         if not after.finished:
             self._log_hashes[row.id] = (version, log_hash)

@@ -22,6 +22,7 @@ from engine.language import _
 from engine.record import public_record
 from locales import LANGUAGES, spoken
 from service import validate
+from service.announce import game_language, in_language
 from service.caller import Caller, caller
 from service.clock import Clock
 from service.gamelog import GameLog
@@ -74,6 +75,7 @@ class GameService(Lobbies, Turns, Clock):
         self.instance_id = uuid.uuid4().hex[:12]  # this process, for the clock's lease
         self._failing: dict[int, str] = {}  # game id -> the failure the clock last reported
         self._lease_holder: str | None = None  # the other instance holding the clock, once warned
+        self.active_games = 0  # as the last clock tick counted them (metrics)
         # Set by the league service: who may sit in a league game.
         self.member_check: Callable[[int, str], Awaitable[bool]] | None = None
 
@@ -156,6 +158,26 @@ class GameService(Lobbies, Turns, Clock):
         if caller(who).kind != "system":
             raise ServiceError(_("only the bot reads another player's settings"))
         return await self.store.player_settings(validate.user_id(user_id))
+
+    async def forget_me(self, who: Caller) -> int:
+        """Remove the caller's name and settings everywhere (``/carc forget-me``): they become
+        "Player N" in each game they sat in (records included) and in their leagues; their moves
+        stay, under that name. Returns how many games were renamed."""
+        who = caller(who)
+
+        def name_in(row: GameRow, seat: int) -> str:
+            taken = {s.name for s in row.seats}
+            with in_language(game_language(row)):
+                n, name = seat + 1, _("Player {n}").format(n=seat + 1)
+                while name in taken:
+                    n += 1
+                    name = _("Player {n}").format(n=n)
+            return name
+
+        games = await self.store.forget_player(who.user_id, name_in)
+        for game_id in games:
+            self.log.forget(game_id)  # its cached state holds the old name
+        return len(games)
 
     async def save_player(
         self, who: Caller, name: str, dm_turns: bool | None = None, language: str | None = None

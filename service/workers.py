@@ -12,11 +12,15 @@ shares the GIL.
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
 import os
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
+
+log = logging.getLogger(__name__)
 
 Record = dict[str, Any]
 
@@ -50,22 +54,48 @@ def _warm_up() -> None:
 
 # ---------------------------------------------------------------------- the pool
 class Workers:
-    """Runs the jobs above in a pool; ``await workers.run(turn_png, record, legal)``."""
+    """Runs the jobs above in a pool; ``await workers.run(turn_png, record, legal)``.
+
+    A worker process that dies (killed, out of memory) breaks a ``ProcessPoolExecutor`` for good:
+    the pool is then started anew and the job tried once more, so pictures and computer players
+    never stop for the rest of the process's life; ``restarts`` counts it."""
 
     def __init__(self, processes: int | None = None) -> None:
-        self._executor: Executor
-        if processes == 0:
-            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="workers")
-        else:
-            count = processes or max(1, min(2, (os.cpu_count() or 2)))
-            # "spawn": the bot's process has threads (aiosqlite); forking it is unsafe.
-            self._executor = ProcessPoolExecutor(
-                count, mp_context=multiprocessing.get_context("spawn"), initializer=_warm_up
-            )
+        self.threads = processes == 0  # tests and tools: one thread, no processes
+        self.size = 1 if self.threads else processes or max(1, min(2, (os.cpu_count() or 2)))
+        self.restarts = 0
+        self._executor = self._start()
+
+    def _start(self) -> Executor:
+        if self.threads:
+            return ThreadPoolExecutor(max_workers=1, thread_name_prefix="workers")
+        # "spawn": the bot's process has threads (the database's); forking it is unsafe.
+        return ProcessPoolExecutor(self.size, mp_context=multiprocessing.get_context("spawn"), initializer=_warm_up)
 
     async def run(self, job: Callable[..., Any], *args: Any) -> Any:
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, job, *args)
+        try:
+            return await loop.run_in_executor(self._executor, job, *args)
+        except BrokenProcessPool:
+            log.error("a worker process died: the pool starts anew")
+            self.restarts += 1
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = self._start()
+            return await loop.run_in_executor(self._executor, job, *args)
+
+    async def warm(self) -> None:
+        """Start every worker now (the pool starts them at its first jobs otherwise)."""
+        await asyncio.gather(*(self.run(_alive) for _ in range(self.size)))
+
+    def alive(self) -> int:
+        """Worker processes running now (the thread counts as one)."""
+        if self.threads:
+            return 1
+        return min(self.size, len(multiprocessing.active_children()))
 
     def close(self) -> None:
         self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _alive() -> int:
+    return os.getpid()

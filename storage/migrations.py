@@ -256,6 +256,21 @@ MIGRATIONS.append(
     )
 )
 
+# Each bot process's last clock tick and what it says of itself (its worker processes): what
+# ``bot.py health`` reports, one line a process.
+MIGRATIONS.append(
+    (
+        10,
+        """
+        CREATE TABLE instances (
+            id         TEXT PRIMARY KEY,
+            heartbeat  TEXT NOT NULL,
+            info       TEXT NOT NULL
+        );
+        """,
+    )
+)
+
 # PostgreSQL's schema: the same tables, columns and append-only rules as SQLite's at the same
 # version, in PostgreSQL's types (identity keys, bytea, double precision; times stay ISO text and
 # JSON stays text, so both backends store the same values). A new SQLite migration gets its
@@ -441,6 +456,18 @@ POSTGRES_MIGRATIONS.append(
             name    TEXT PRIMARY KEY,
             holder  TEXT NOT NULL,
             until   TEXT NOT NULL
+        );
+        """,
+    )
+)
+POSTGRES_MIGRATIONS.append(
+    (
+        10,
+        """
+        CREATE TABLE instances (
+            id         TEXT PRIMARY KEY,
+            heartbeat  TEXT NOT NULL,
+            info       TEXT NOT NULL
         );
         """,
     )

@@ -503,6 +503,32 @@ class Store:
             )
         )
 
+    async def report_instance(self, instance: str, now: datetime, info: dict[str, Any]) -> None:
+        """Note that the bot process ``instance`` ticked, and what it says of itself; rows of
+        processes silent for a day are dropped."""
+
+        async def body(tx: Tx) -> None:
+            await tx.execute(
+                "INSERT INTO instances (id, heartbeat, info) VALUES (?, ?, ?)"
+                " ON CONFLICT (id) DO UPDATE SET heartbeat = excluded.heartbeat, info = excluded.info",
+                (instance, iso(now), json.dumps(info)),
+            )
+            await tx.execute("DELETE FROM instances WHERE heartbeat < ?", (iso(now - timedelta(days=1)),))
+
+        await self._write(body)
+
+    async def instances(self) -> list[tuple[str, datetime | None, dict[str, Any]]]:
+        """(id, last tick, what it said) of every bot process heard from in the last day."""
+        out: list[tuple[str, datetime | None, dict[str, Any]]] = []
+        for instance, beat, info in await self._read("SELECT id, heartbeat, info FROM instances ORDER BY id"):
+            try:
+                said = json.loads(info)
+                when = datetime.fromisoformat(beat)
+            except (TypeError, ValueError):
+                continue  # a damaged row tells nothing
+            out.append((str(instance), when, said if isinstance(said, dict) else {}))
+        return out
+
     async def release_clock_lease(self, holder: str) -> None:
         await self._write(lambda tx: tx.execute("DELETE FROM clock_lease WHERE id = 1 AND holder = ?", (holder,)))
 
@@ -569,6 +595,76 @@ class Store:
             return {"dm_turns": False, "language": "en"}
         return {"name": rows[0][0], "dm_turns": bool(rows[0][1]), "language": rows[0][2]}
 
+    async def forget_player(self, user_id: str, name_in: Callable[[GameRow, int], str]) -> list[int]:
+        """Remove what names ``user_id``: their settings row, and their name wherever it is kept:
+        seats, each game's setup, result and move log (the log opened for this one rewrite, in
+        the same transaction), league memberships, entrants and results. ``name_in(row, seat)``
+        gives the name that replaces theirs in a game (unique in it); in leagues they become that
+        of their first game, or "Player". Their Discord id stays (the games stay whole). The games'
+        snapshots are dropped: they hold the old name (the log rebuilds them). Returns the games
+        changed."""
+
+        async def body(tx: Tx) -> list[int]:
+            await tx.execute("DELETE FROM players WHERE user_id = ?", (user_id,))
+            seated = await tx.fetch("SELECT game_id FROM seats WHERE user_id = ? ORDER BY game_id", (user_id,))
+            ids = [r[0] for r in seated]
+            opened, closed = _APPEND_ONLY[tx.dialect]
+            for statement in opened:
+                await tx.execute(statement)
+            league_name = "Player"
+            for game_id in ids:
+                await tx.lock("games", game_id)
+                raw, seats = await _read_row(tx, game_id)
+                try:
+                    row = _parse_game(raw, seats)
+                except Corrupted:
+                    continue  # a damaged game keeps what it has
+                seat = next(i for i, s in enumerate(row.seats) if s.user_id == user_id)
+                new = name_in(row, seat)
+                league_name = new if league_name == "Player" else league_name
+                old = row.seats[seat].name
+                await tx.execute(
+                    "UPDATE seats SET name = ? WHERE game_id = ? AND user_id = ?", (new, game_id, user_id)
+                )
+                setup, result = row.setup, row.result
+                if setup is not None:
+                    setup["players"] = [new if p == old else p for p in setup.get("players", [])]
+                if result is not None:
+                    for key in ("scores", "users"):
+                        if isinstance(result.get(key), dict) and old in result[key]:
+                            result[key][new] = result[key].pop(old)
+                    result["forfeited"] = [new if p == old else p for p in result.get("forfeited", [])]
+                await tx.execute(
+                    "UPDATE games SET setup = ?, result = ?, revision = revision + 1 WHERE id = ?",
+                    (json.dumps(setup) if setup is not None else None, json.dumps(result) if result else None,
+                     game_id),
+                )  # fmt: skip
+                for seq, text in await tx.fetch(
+                    "SELECT seq, move FROM moves WHERE game_id = ? AND user_id = ?", (game_id, user_id)
+                ):
+                    move = json.loads(text)
+                    if isinstance(move, dict) and move.get("player") == old:
+                        move["player"] = new
+                        await tx.execute(
+                            "UPDATE moves SET move = ? WHERE game_id = ? AND seq = ?", (move_text(move), game_id, seq)
+                        )
+                await tx.execute("DELETE FROM snapshots WHERE game_id = ?", (game_id,))
+            for table, key in (("results", "ranking"), ("seasons", "standings")):
+                held = await tx.fetch(f"SELECT id, {key} FROM {table} WHERE {key} LIKE ?", (f"%{user_id}%",))
+                for row_id, text in held:
+                    value = json.loads(text)
+                    await tx.execute(
+                        f"UPDATE {table} SET {key} = ? WHERE id = ?",
+                        (json.dumps(_renamed(value, user_id, league_name)), row_id),
+                    )
+            for statement in closed:
+                await tx.execute(statement)
+            await tx.execute("UPDATE league_members SET name = ? WHERE user_id = ?", (league_name, user_id))
+            await tx.execute("UPDATE entrants SET name = ? WHERE user_id = ?", (league_name, user_id))
+            return ids
+
+        return await self._write(body)
+
     async def save_player(
         self, user_id: str, name: str, now: datetime, dm_turns: bool | None = None, language: str | None = None
     ) -> None:
@@ -584,6 +680,42 @@ class Store:
                 await tx.execute("UPDATE players SET language = ? WHERE user_id = ?", (language, user_id))
 
         await self._write(body)
+
+
+# The append-only logs whose entries carry a player's name: opened for one rewrite by forget_player.
+_APPEND_ONLY = {
+    "sqlite": (
+        ["DROP TRIGGER moves_append_only_update", "DROP TRIGGER results_append_only_update"],
+        [
+            "CREATE TRIGGER moves_append_only_update BEFORE UPDATE ON moves"
+            " BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END",
+            "CREATE TRIGGER results_append_only_update BEFORE UPDATE ON results"
+            " BEGIN SELECT RAISE(ABORT, 'the results log is append-only'); END",
+        ],
+    ),
+    "postgresql": (
+        [
+            "ALTER TABLE moves DISABLE TRIGGER moves_append_only",
+            "ALTER TABLE results DISABLE TRIGGER results_append_only",
+        ],
+        [
+            "ALTER TABLE moves ENABLE TRIGGER moves_append_only",
+            "ALTER TABLE results ENABLE TRIGGER results_append_only",
+        ],
+    ),
+}
+
+
+def _renamed(value: Any, user_id: str, name: str) -> Any:
+    """``value`` (parsed JSON) with ``name`` wherever an entry of ``user_id`` holds a name."""
+    if isinstance(value, list):
+        return [_renamed(v, user_id, name) for v in value]
+    if isinstance(value, dict):
+        out = {k: _renamed(v, user_id, name) for k, v in value.items()}
+        if out.get("user_id") == user_id and "name" in out:
+            out["name"] = name
+        return out
+    return value
 
 
 async def _read_row(tx: Tx, game_id: int) -> tuple[Any, list[Any]]:

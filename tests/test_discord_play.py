@@ -199,3 +199,49 @@ async def test_carc_hint_answers_privately_where_the_lobby_allows_it(tmp_path):
         reply = h.fake.messages[answer.interaction.original]  # type: ignore[index]
         assert reply["flags"] & 64 and "it is not your turn" in reply["content"]
         clean(h)
+
+
+async def test_the_metrics_endpoint_counts_interactions_games_and_decisions(tmp_path, monkeypatch):
+    import asyncio
+    import socket
+    import urllib.request
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    monkeypatch.setenv("METRICS_PORT", str(port))
+    users = [User(730, "Ann"), User(731, "Bob")]
+    async with running(tmp_path, users) as (h, channel, _):
+        game_id, thread = await open_game(h, channel, users, "base")
+        await play_by_panel(h, game_id, thread, users, seed=3)
+        await h.bot.service.tick()  # the clock counts the games being played
+
+        def scrape() -> str:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as answer:
+                return answer.read().decode()
+
+        text = await asyncio.to_thread(scrape)
+        counted = dict(
+            line.rsplit(" ", 1) for line in text.splitlines() if line and not line.startswith("#")
+        )  # fmt: skip
+        assert float(counted['carc_interaction_seconds_count{kind="command"}']) >= 1  # /carc new
+        assert float(counted['carc_interaction_seconds_count{kind="component"}']) >= 10  # joins, panels
+        assert float(counted["carc_decisions_total"]) >= 30  # a whole game's decisions
+        assert counted["carc_active_games"] == "0.0"  # it ended
+        assert counted["carc_workers_alive"] == "1.0"
+        clean(h)
+
+
+async def test_carc_forget_me_explains_then_removes_privately(tmp_path):
+    ann, bob = User(740, "Ann"), User(741, "Bob")
+    async with running(tmp_path, [ann, bob]) as (h, channel, _):
+        await open_game(h, channel, [ann, bob], "base")
+        await h.slash(ann, channel, "carc settings", dm=True)
+        answer = await h.slash(ann, channel, "carc forget-me")
+        assert answer.private and "confirm:True" in answer.text and answer.public == []
+        assert (await h.bot.service.player_settings(as_(str(ann.id))))["dm_turns"] is True  # nothing yet
+        answer = await h.slash(ann, channel, "carc forget-me", confirm=True)
+        reply = h.fake.messages[answer.interaction.original]  # type: ignore[index]
+        assert reply["flags"] & 64 and "removed from 1 game" in reply["content"]
+        assert (await h.bot.service.player_settings(as_(str(ann.id))))["dm_turns"] is False
+        clean(h)

@@ -230,3 +230,65 @@ def test_the_shard_options(tmp_path):
     assert wrong.returncode == 2 and "shard 4 does not exist" in wrong.stderr
     with pytest.raises(SystemExit):
         main(["--shards", "x"])
+
+
+async def test_health_names_each_process_and_fails_when_one_lost_a_worker(tmp_path):
+    path = tmp_path / "h.db"
+    await play_some(path, games=1, turns=1)  # a process ticked (no worker pool)
+    db = await open_database(path)
+    try:
+        now = datetime.now(UTC)
+        await Store(db).report_instance("shard-a", now, {"workers": 2, "workers_alive": 2})
+        await Store(db).report_instance("shard-b", now, {"workers": 2, "workers_alive": 1, "worker_restarts": 1})
+        await Store(db).report_instance("gone", now - timedelta(hours=2), {"workers": 2, "workers_alive": 0})
+    finally:
+        await db.close()
+    status, lines = await host.health(str(path))
+    assert "process shard-a: ticking, workers 2/2 alive" in lines
+    assert "process shard-b: ticking, workers 1/2 alive, the pool restarted 1 times" in lines
+    assert not any("gone" in line for line in lines)  # stopped long ago: not a live process
+    assert status == 1  # shard-b lost a worker
+
+
+async def test_a_dead_worker_process_is_replaced_and_the_job_runs(tmp_path):
+    import asyncio
+    import os
+    import signal
+
+    from service.workers import Workers, _alive
+
+    workers = Workers(1)
+    try:
+        await workers.warm()
+        first = await workers.run(_alive)
+        assert workers.alive() == 1
+        os.kill(first, signal.SIGKILL)
+        await asyncio.sleep(0.5)
+        second = await workers.run(_alive)  # the broken pool starts anew; the job still runs
+        assert second != first and workers.restarts == 1
+    finally:
+        workers.close()
+
+
+async def test_a_postgresql_backup_restores_every_acknowledged_move(postgres, tmp_path, capsys):
+    import asyncio
+
+    live = postgres.new_database()
+    versions = await play_some(live, games=2, turns=5)  # play_some's tick: a bot's clock just beat
+    dump = tmp_path / "carc.dump"
+    assert await asyncio.to_thread(host.backup, live, str(dump)) == 0 and dump.stat().st_size > 0
+    assert await asyncio.to_thread(host.backup, live, str(dump)) == 2  # never over an existing file
+    assert await asyncio.to_thread(host.restore, str(dump), live) == 1  # a bot runs on it
+    assert "a bot is running" in capsys.readouterr().err
+    fresh = postgres.new_database()  # the server was lost: a new database, the backup back in
+    assert await asyncio.to_thread(host.restore, str(dump), fresh) == 0
+    db = await open_database(fresh)
+    try:
+        service = GameService(Store(db))
+        for game_id, version in versions.items():
+            assert (await service.turn(as_("u1", "g"), game_id)).version == version
+            assert len(await service.store.moves(game_id)) == version
+        new = await service.create_lobby(as_("u3", "g"), "Cy", LobbyOptions())
+        assert new.id == max(versions) + 1  # the identity counters came back too
+    finally:
+        await db.close()

@@ -268,3 +268,40 @@ async def test_two_league_games_ending_at_once_are_rated_one_after_the_other(env
     assert recorded[(1, "u1")][2] == 2  # u1 played both: rated twice
     await leagues.rebuild(league.id)
     assert await leagues.store.ratings(league.id) == recorded
+
+
+async def test_forget_me_removes_a_players_name_and_settings_everywhere_and_games_go_on(env):
+    import json as json_
+
+    from service import LobbyOptions
+
+    games, leagues = env
+    league = await league_with_members(leagues)
+    ann = as_("u1", "g1")
+    await games.save_player(ann, "Ann", dm_turns=True, language="fr")
+    rated = await leagues.open_lobby(ann, league.id, "Ann")
+    await games.join(as_("u2", "g1"), rated.id, "Bob")
+    await games.start(ann, rated.id)
+    await play_out(games, rated.id)  # a finished, rated game: its result and ranking name Ann
+    casual = await games.create_lobby(ann, "Ann", LobbyOptions(seed=5, turn_limit=0))
+    await games.join(as_("u3", "g1"), casual.id, "Cy")
+    view = (await games.start(ann, casual.id)).turn
+    assert await games.forget_me(ann) == 2
+    assert await games.player_settings(ann) == {"dm_turns": False, "language": "en"}
+    db = games.store.db
+    for table, column in (("moves", "move"), ("games", "setup"), ("games", "result"), ("seats", "name"),
+                          ("results", "ranking"), ("league_members", "name")):  # fmt: skip
+        texts = [str(r[0]) for r in await db.fetch(f"SELECT {column} FROM {table}")]
+        assert not any("Ann" in text for text in texts), (table, column)
+    record = await games.export(anyone("g1"), rated.id)
+    assert "Ann" not in json_.dumps(record) and "Bob" in json_.dumps(record)
+    assert (await leagues.store.members(league.id))["u1"].startswith("Player")
+    fresh = type(games)(games.store)  # another process: nothing cached, the log replays as renamed
+    again = await fresh.turn(anyone("g1"), casual.id)
+    assert again.version == view.version and "Ann" not in again.scores
+    from engine.ai import computer_moves
+
+    _row, game = await fresh.game(anyone("g1"), casual.id)
+    moves = computer_moves(game.clone(), None)
+    played = await fresh.play(as_(again.user_id, "g1"), casual.id, moves, again.version)  # the game goes on
+    assert played.turn.version == again.version + len(moves)
