@@ -21,7 +21,7 @@ from typing import Any
 from engine.board import AREA_KINDS, Board
 from engine.catalog import BASE_START, SET_TILES, TILE_TYPES, expand, tile_set
 from engine.expansions import HOOKS, Expansion, overridden
-from engine.expansions.registry import EXPANSIONS, event_owner, expansion_classes, scored_feature_word
+from engine.expansions.registry import EXPANSIONS, event_owner, expansion_classes, figure_owner, scored_feature_word
 from engine.language import N_, _, ngettext, sentence
 from engine.moves import BadSetup, Event, IllegalMove, Move, Option, Question
 from engine.steps import ASKS, DONE, GAME_OVER, FigureOption, Step
@@ -904,6 +904,9 @@ def _describe_core(event: Event) -> str | None:
         )
     if kind == "meeple_placed":
         feature = event["at"].partition(":")[0]
+        owner = figure_owner(feature) if "x" not in event else None
+        if owner is not None:  # a figure off the board (a crown space): its expansion words it
+            return owner.describe(event)
         if "x" in event:
             return _("{player} put a {role} on {feature} at {cell}.").format(
                 player=event["player"], role=role(feature), feature=feature_word(feature),

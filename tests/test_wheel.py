@@ -207,3 +207,15 @@ def test_plague_accepts_any_name_of_the_followers_feature():
     events = game.apply({"type": "remove", "x": 1, "y": -1, "at": "road:S", "player": "Bob"})
     assert events == [{"type": "plague", "player": "Bob", "x": 1, "y": -1, "at": "road:N"}]
     assert game.players[game.actor] == "Ann"
+
+
+def test_a_follower_on_a_crown_space_is_said_to_be_there_in_both_languages():
+    from engine.game import describe
+    from engine.language import speaking
+    from locales import translations
+
+    game, _ = play(["base.B", "base.B"], [tile(0, 4)], sets=SETS)
+    (placed,) = [e for e in game.apply(meeple("crown:plague")) if e["type"] == "meeple_placed"]
+    assert describe(placed) == f"{game.players[0]} put a follower on the Plague crown of the wheel."
+    with speaking(translations("fr")):
+        assert describe(placed) == f"{game.players[0]} a posé un partisan sur la couronne Peste de la roue."

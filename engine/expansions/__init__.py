@@ -40,6 +40,9 @@ class Expansion:
     #: its own kinds of "scored" features -> what they are called in a scoring line (a message to
     #: translate, e.g. N_("the crown spaces of the wheel"))
     scored_features: dict[str, str] = {}
+    #: places its figure options put a figure off the board (a move's ``at`` before ":", e.g. "crown"):
+    #: its ``describe`` words the "meeple_placed" events of those places
+    figure_places: tuple[str, ...] = ()
 
     @classmethod
     def conflict(cls, sets: list[str]) -> str | None:

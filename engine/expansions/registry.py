@@ -64,6 +64,11 @@ def scored_feature_word(feature: str) -> str | None:
     return next((cls.scored_features[feature] for cls in _every_expansion() if feature in cls.scored_features), None)
 
 
+def figure_owner(place: str) -> type[Expansion] | None:
+    """The expansion whose figure option puts a figure at ``place`` (off the board), if any."""
+    return next((cls for cls in _every_expansion() if place in cls.figure_places), None)
+
+
 def event_owner(event_type: str) -> type[Expansion] | None:
     """The expansion that emits (and words) an event type, if any."""
     return next((cls for cls in _every_expansion() if event_type in cls.event_types), None)

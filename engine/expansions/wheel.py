@@ -202,6 +202,7 @@ class Wheel(Expansion):
     setup_tiles = (START,)
     event_types = ("wheel", "wheel_event", "plague")
     scored_features = {"crown": N_("a crown of the wheel")}
+    figure_places = ("crown",)
 
     @classmethod
     def conflict(cls, sets: list[str]) -> str | None:
@@ -232,6 +233,10 @@ class Wheel(Expansion):
             points = event["points"]
             gains = ", ".join(f"{n} +{p}" for n, p in points.items()) if points else _("nobody scores")
             return _("{sector}: {gains}.").format(sector=sector_name(event["sector"]), gains=gains)
+        if kind == "meeple_placed":  # on a crown space (figure_places)
+            return _("{player} put a follower on the {sector} crown of the wheel.").format(
+                player=event["player"], sector=sector_name(event["at"].partition(":")[2])
+            )
         if kind == "plague":
             feature = event["at"].split(":")[0]
             return _("The plague: {player} sends home their {role} at {cell}.").format(
