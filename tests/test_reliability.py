@@ -567,6 +567,7 @@ async def test_a_database_with_text_snapshots_upgrades_and_its_games_load(tmp_pa
         "ALTER TABLE games DROP COLUMN clock_until",
         "ALTER TABLE games DROP COLUMN revision",
         "DROP TABLE claims",
+        "DROP TABLE instances",
         "PRAGMA user_version = 5",
     )
     await db.close()
