@@ -536,25 +536,27 @@ class Store:
         """Of ``game_ids``, those ``holder`` may handle the deadline of now: each is claimed until
         ``now + ttl`` by exactly one of the processes asking at once (rows another process holds
         are skipped, not waited for), and a claim that expired (its process died) is free."""
-        if not game_ids:
-            return []
         skip = " FOR UPDATE SKIP LOCKED" if self.db.dialect == "postgresql" else ""
-        marks = ", ".join("?" for _ in game_ids)
+        claimed: list[int] = []
+        for start in range(0, len(game_ids), 500):  # a restart's catch-up may find thousands due
+            chunk = game_ids[start : start + 500]
+            marks = ", ".join("?" for _ in chunk)
 
-        async def body(tx: Tx) -> list[int]:
-            free = await tx.fetch(
-                f"SELECT id FROM games WHERE id IN ({marks}) AND status = 'active'"
-                f" AND (clock_until IS NULL OR clock_until < ? OR clock_holder = ?){skip}",
-                (*game_ids, iso(now), holder),
-            )
-            ids = [r[0] for r in free]
-            await tx.executemany(
-                "UPDATE games SET clock_holder = ?, clock_until = ? WHERE id = ?",
-                [(holder, iso(now + ttl), game_id) for game_id in ids],
-            )
-            return ids
+            async def body(tx: Tx, chunk: list[int] = chunk, marks: str = marks) -> list[int]:
+                free = await tx.fetch(
+                    f"SELECT id FROM games WHERE id IN ({marks}) AND status = 'active'"
+                    f" AND (clock_until IS NULL OR clock_until < ? OR clock_holder = ?){skip}",
+                    (*chunk, iso(now), holder),
+                )
+                ids = [r[0] for r in free]
+                await tx.executemany(
+                    "UPDATE games SET clock_holder = ?, clock_until = ? WHERE id = ?",
+                    [(holder, iso(now + ttl), game_id) for game_id in ids],
+                )
+                return ids
 
-        return await self._write(body)
+            claimed += await self._write(body)
+        return claimed
 
     async def claim(self, names: list[str], holder: str, now: datetime, ttl: timedelta) -> list[str]:
         """Of the named jobs (a competition's deadlines, say), those ``holder`` may run now: each
