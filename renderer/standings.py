@@ -121,7 +121,7 @@ def render_standings(title: str, rows: list[LadderRow]) -> Image.Image:
 
 DIVISION_COLUMNS = [
     ("#", 40, "l"), (N_("Player"), 196, "l"), (N_("P"), 44, "r"), (N_("W"), 44, "r"), (N_("D"), 44, "r"),
-    (N_("L"), 44, "r"), (N_("Pts"), 64, "r"), (N_("Score"), 84, "r"), (N_("Rating"), 96, "r"), ("+/-", 100, "r"),
+    (N_("L"), 44, "r"), (N_("Pts"), 64, "r"), (N_("Score"), 84, "r"), (N_("Rating"), 104, "r"), ("+/-", 92, "r"),
 ]  # fmt: skip
 
 

@@ -385,3 +385,21 @@ def test_a_turn_split_in_two_frames_shows_its_final_pixels_in_each():
         assert gif.info["duration"] == REPLAY_FRAME_MS - REPLAY_SPLIT_MS  # the turn's second and last frame
         assert first.crop(box).tobytes() == gif.convert("RGB").crop(box).tobytes()
     assert splits > 10
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_standings_columns_hold_a_provisional_rating_and_its_change_whole(language):
+    from engine.language import speaking
+    from locales import translations
+    from renderer.standings import BODY_SIZE, DIVISION_COLUMNS, LADDER_COLUMNS, change_text, fit, rating_text
+    from renderer.standings import font as standings_font
+
+    body = standings_font(BODY_SIZE)
+    widths = {label: width for label, width, _align in DIVISION_COLUMNS}
+    with speaking(translations(language)):
+        for rating in (1000, 2999, 9999):
+            text = rating_text(rating, True)  # "1,000?" / "1 000?": the "?" must show
+            assert fit(text, widths["Rating"] - 10, body) == text
+            assert fit(text, dict((c[0], c[1]) for c in LADDER_COLUMNS)["Rating"] - 10, body) == text
+        for change in (-1234, 999):
+            assert fit(change_text(change), widths["+/-"] - 10, body) == change_text(change)
