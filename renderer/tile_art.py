@@ -14,6 +14,7 @@ from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFilter, ImageFont
 
+from engine.expansions.wheel import sector_name
 from engine.tiledata.wheel import CROWN_SPACES, SECTORS
 from engine.tiles import Segment, TileType
 from renderer import palette as pal
@@ -361,20 +362,26 @@ def _terrain(tile: TileType, size: int) -> Image.Image:
     return _draw_tile(tile, size)
 
 
-@functools.lru_cache(maxsize=2048)
 def tile_image(tile: TileType, rot: int, size: int) -> Image.Image:
-    """The tile's picture at a rotation, ``size`` pixels per cell. Cached.
+    """The tile's picture at a rotation, ``size`` pixels per cell, its words (the wheel's sectors)
+    in the language being spoken. Cached.
 
     The terrain is drawn once and turned; symbols and digits are drawn after the
     turn, so they always stand upright.
     """
+    words = tuple(sector_name(sector) for sector in SECTORS) if tile.id == "wheel.start" else ()
+    return _tile_image(tile, rot, size, words)
+
+
+@functools.lru_cache(maxsize=2048)
+def _tile_image(tile: TileType, rot: int, size: int, words: tuple[str, ...]) -> Image.Image:
     img = _terrain(tile, size)
     if rot:
         turn = {90: Image.Transpose.ROTATE_270, 180: Image.Transpose.ROTATE_180, 270: Image.Transpose.ROTATE_90}[rot]
         img = img.transpose(turn)
     else:
         img = img.copy()
-    _draw_upright(ImageDraw.Draw(img), tile, rot, size)
+    _draw_upright(ImageDraw.Draw(img), tile, rot, size, words)
     return img
 
 
@@ -395,8 +402,8 @@ def spots(tile: TileType, rot: int, size: int) -> list[Point]:
     return [rotate_point(segment_spot(tile, seg, size), w, h, rot) for seg in tile.segments]
 
 
-def _draw_upright(draw: ImageDraw.ImageDraw, tile: TileType, rot: int, s: int) -> None:
-    """Symbols, houses and digits, drawn on the already rotated image so that they stand upright."""
+def _draw_upright(draw: ImageDraw.ImageDraw, tile: TileType, rot: int, s: int, words: tuple[str, ...]) -> None:
+    """Symbols, houses, digits and words, drawn on the already rotated image so that they stand upright."""
     xs = [c[0] for c in tile.cells]
     ys = [c[1] for c in tile.cells]
     w, h = (max(xs) + 1) * s, (max(ys) + 1) * s
@@ -409,12 +416,12 @@ def _draw_upright(draw: ImageDraw.ImageDraw, tile: TileType, rot: int, s: int) -
     if tile.id == "wheel.start":
         f = font(int(s * 0.19))
         cx, cy, rad = w / 2, h / 2, w * 0.42
-        for i, name in enumerate(SECTORS):
+        for i, name in enumerate(words):
             mid = math.radians(-90 + 60 * i + 30)
             tx, ty = at(cx + math.cos(mid) * rad * 0.6, cy + math.sin(mid) * rad * 0.6)
             draw.text(
                 (tx, ty),
-                name.capitalize(),
+                name,
                 fill=pal.MARGIN_TEXT,
                 font=f,
                 anchor="mm",

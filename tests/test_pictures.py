@@ -403,3 +403,21 @@ def test_standings_columns_hold_a_provisional_rating_and_its_change_whole(langua
             assert fit(text, dict((c[0], c[1]) for c in LADDER_COLUMNS)["Rating"] - 10, body) == text
         for change in (-1234, 999):
             assert fit(change_text(change), widths["+/-"] - 10, body) == change_text(change)
+
+
+def test_the_wheel_names_its_sectors_in_the_language_spoken():
+    from engine.expansions.wheel import sector_name
+    from engine.language import speaking
+    from locales import translations
+    from renderer import tile_art
+
+    wheel = TILE_TYPES["wheel.start"]
+    english = tile_image(wheel, 0, 60).convert("RGB")
+    with speaking(translations("fr")):
+        french = tile_image(wheel, 0, 60).convert("RGB")
+        words = tuple(sector_name(s) for s in tile_art.SECTORS)
+    assert "Peste" in words and "Orage" in words
+    assert ImageChops.difference(english, french).getbbox() is not None  # other words drawn
+    again = tile_image(wheel, 0, 60).convert("RGB")
+    assert ImageChops.difference(english, again).getbbox() is None  # each language cached apart
+    assert ImageChops.difference(french, tile_art._tile_image(wheel, 0, 60, words).convert("RGB")).getbbox() is None
