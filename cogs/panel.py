@@ -248,7 +248,7 @@ async def render_panel(
         if question.kind == "figure" and ask.moves and ask.moves[-1].get("type") in ("tile", "castle"):
             placed = ask.moves[-1]
             png = await picture(service_of(interaction), preview_png, ask.turn.game_id, placed["x"], placed["y"],
-                                placed.get("castle"), who=caller_of(interaction))  # fmt: skip
+                                placed.get("castle"), placed["rot"], who=caller_of(interaction))  # fmt: skip
             if png:
                 files.append(present.png_file(png, "preview.png"))
     if state.picks and len(view.children) < 25:

@@ -184,7 +184,9 @@ async def _picture(service: GameService, view: TurnView, folder: Path, name: str
 async def _preview(service: GameService, view: TurnView, move: dict, folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"game-{view.game_id}-turn-{view.turn:03d}-preview.png"
-    png = await service.picture(_player(view), preview_png, view.game_id, move["x"], move["y"], move.get("castle"))
+    png = await service.picture(
+        _player(view), preview_png, view.game_id, move["x"], move["y"], move.get("castle"), move.get("rot")
+    )
     path.write_bytes(png)
     return path
 

@@ -110,10 +110,13 @@ def board_png(record: dict[str, Any], region: Any = None, *, language: str = "en
         return png_bytes(render_board(game_of(record), region=region))
 
 
-def preview_png(record: dict[str, Any], x: int, y: int, castle: str | None = None, *, language: str = "en") -> bytes:
-    """The drawn tile (or a castle of the player's hand) at (x, y) in each legal rotation."""
+def preview_png(
+    record: dict[str, Any], x: int, y: int, castle: str | None = None, rot: int | None = None, *, language: str = "en"
+) -> bytes:
+    """The drawn tile (or a castle of the player's hand) at (x, y) in each legal rotation, or in
+    the chosen one."""
     with speaking(translations(language)):
-        return png_bytes(render_preview(game_of(record), x, y, castle=castle))
+        return png_bytes(render_preview(game_of(record), x, y, castle=castle, rot=rot))
 
 
 def final_png(record: dict[str, Any], *, language: str = "en") -> bytes:

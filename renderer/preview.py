@@ -45,8 +45,9 @@ def _tile_of(game: Game, placement: dict) -> TileType:
     return TILE_TYPES[placement["castle"]] if placement["type"] == "castle" else game.drawn  # type: ignore[return-value]
 
 
-def placements_at(game: Game, x: int, y: int, castle: str | None = None) -> list[dict]:
-    """The legal placement moves at (x, y): of the drawn tile, or of one of the player's castles."""
+def placements_at(game: Game, x: int, y: int, castle: str | None = None, rot: int | None = None) -> list[dict]:
+    """The legal placement moves at (x, y): of the drawn tile, or of one of the player's castles;
+    only the turn ``rot`` when the player has chosen it."""
     if castle is None:
         if game.drawn is None or game.step != "tile":
             raise ValueError("no tile to preview: the current step is not a tile placement")
@@ -55,14 +56,19 @@ def placements_at(game: Game, x: int, y: int, castle: str | None = None) -> list
     else:
         moves = [m for m in game.legal_moves() if m["type"] == "castle" and m["castle"] == castle]
         moves = [m for m in moves if (m["x"], m["y"]) == (x, y)]
+    if rot is not None:
+        moves = [m for m in moves if m["rot"] == rot]
     if not moves:
         raise ValueError(f"no legal rotation at ({x}, {y})")
     return moves
 
 
-def render_preview(game: Game, x: int, y: int, cell: int = PREVIEW_CELL, castle: str | None = None) -> Image.Image:
-    """The drawn tile (or a castle) at (x, y) in every legal rotation, side by side."""
-    panels = [_candidate(game, move, cell) for move in placements_at(game, x, y, castle)]
+def render_preview(
+    game: Game, x: int, y: int, cell: int = PREVIEW_CELL, castle: str | None = None, rot: int | None = None
+) -> Image.Image:
+    """The drawn tile (or a castle) at (x, y) in every legal rotation, side by side; in the one
+    turn ``rot`` alone once the player has chosen it (its numbered spots are the ones asked)."""
+    panels = [_candidate(game, move, cell) for move in placements_at(game, x, y, castle, rot)]
     pad = cell // 6
     # Two per row at most: a phone shows the picture ~400 px wide.
     per_row = 1 if len(panels) == 1 else 2

@@ -113,6 +113,11 @@ def test_preview_numbers_the_spots_in_panel_order():
     assert [m for _, m in targets] == game.figure_moves_after(placement)
     with pytest.raises(ValueError, match="no legal rotation"):
         render_preview(game, 50, 50)
+    # Once the turn is chosen, the preview shows that one alone: the spots the panel numbers.
+    chosen = render_preview(game, x, y, rot=rots[-1])
+    assert chosen.width < img.width and (chosen.height < img.height or len(rots) <= 2)
+    with pytest.raises(ValueError, match="no legal rotation"):
+        render_preview(game, x, y, rot=next(r for r in (0, 90, 180, 270) if r not in rots))
 
 
 def test_a_castle_is_previewed_like_a_tile():
