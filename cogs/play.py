@@ -168,7 +168,7 @@ class Play(PhaseCog):
         who = caller_of(interaction)
         view = await self.service.turn(who, game_id)
         advice = await self.service.hint(who, game_id)
-        letters = label_cells(sorted(view.placements, key=lambda c: (c[1], c[0])))
+        letters = label_cells(list(view.placements))
         steps = []
         for move, label in zip(advice.moves, advice.labels, strict=True):
             if move["type"] in ("tile", "castle") and "rot" in move:  # as the turn picture letters it

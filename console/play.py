@@ -240,7 +240,19 @@ async def _placement(service, view, ask: Ask, question: Question, moves, read, w
     by_cell: dict[tuple[int, int], list[int]] = {}
     for i in placing:
         by_cell.setdefault((moves[i]["x"], moves[i]["y"]), []).append(i)
-    write("  " + "  ".join(f"{labels[c]} {c[0]},{c[1]} {[moves[i]['rot'] for i in by_cell[c]]}" for c in cells))
+    hand = sorted({moves[i]["castle"] for i in placing if moves[i].get("castle")})
+    if hand:  # a castle holder's turn: the castles they may place instead of drawing
+        write(_("your castles: {castles} (name one after the rotation)").format(
+            castles=", ".join(tile_name(c) for c in hand)
+        ))  # fmt: skip
+
+    def turns(cell: tuple[int, int]) -> str:
+        return "[" + ", ".join(
+            f"{moves[i]['rot']}" + (f" {tile_name(moves[i]['castle'])}" if moves[i].get("castle") else "")
+            for i in by_cell[cell]
+        ) + "]"  # fmt: skip
+
+    write("  " + "  ".join(f"{labels[c]} {c[0]},{c[1]} {turns(c)}" for c in cells))
     others = [i for i in range(len(moves)) if i not in placing]
     for k, i in enumerate(others, start=1):
         write(f"  {k}. {question.options[i].label}")
@@ -268,14 +280,24 @@ def _tile_pick(answer: str, moves: list[dict], by_cell: dict, labels: dict) -> i
     if cell is None or cell not in by_cell:
         return _("name a legal cell: its label (A, B, ...) or x,y")
     options = by_cell[cell]
-    rots = [moves[i]["rot"] for i in options]
+    rots = sorted({moves[i]["rot"] for i in options})
     if not rest:
         if len(options) > 1:
             return _("say the rotation too: one of {rotations}").format(rotations=", ".join(map(str, rots)))
         return options[0]
-    if re.fullmatch(r"[0-9]{1,3}", rest[0]) and int(rest[0]) in rots:
-        return options[rots.index(int(rest[0]))]
-    return _("the tile fits there turned {rotations}").format(rotations=", ".join(map(str, rots)))
+    if not (re.fullmatch(r"[0-9]{1,3}", rest[0]) and int(rest[0]) in rots):
+        return _("the tile fits there turned {rotations}").format(rotations=", ".join(map(str, rots)))
+    turned = [i for i in options if moves[i]["rot"] == int(rest[0])]
+    if len(turned) == 1:
+        return turned[0]
+    # Two castles fit that cell turned so: the words after the rotation name one.
+    named = " ".join(rest[1:]).lower()
+    chosen = [i for i in turned if named and named in tile_name(moves[i]["castle"]).lower()]
+    if len(chosen) == 1:
+        return chosen[0]
+    return _("more than one castle fits there turned {rotation}: name it ({castles})").format(
+        rotation=rest[0], castles=", ".join(tile_name(moves[i]["castle"]) for i in turned)
+    )
 
 
 async def _choice(service, view, ask: Ask, question: Question, moves, read, write, pictures) -> int | None:

@@ -101,9 +101,9 @@ class RandomPlayerAtTheKeyboard:
         prompt = self.out[-1]
         if prompt.endswith("cell rotation:"):
             listing = next(line for line in reversed(self.out) if re.match(r"^\s+A ", line))
-            cells = re.findall(r"([A-Z]+) (-?\d+),(-?\d+) \[([\d, ]+)\]", listing)
-            label, _x, _y, rots = self.rng.choice(cells)
-            return f"{label} {self.rng.choice(rots.split(', '))}"
+            cells = re.findall(r"([A-Z]+) (-?\d+),(-?\d+) \[([^\]]+)\]", listing)
+            label, _x, _y, turns = self.rng.choice(cells)
+            return f"{label} {self.rng.choice(turns.split(', '))}"  # "90", or "0 castle Eltz"
         if prompt.endswith("choice:"):
             count = sum(1 for line in self.out[-30:] if re.match(r"^\s+\d+\. ", line))
             options = [str(n) for n in range(1, count + 1)]
@@ -191,3 +191,20 @@ async def test_the_french_terminal_understands_french_words(tmp_path):
     text = "\n".join(script.out)
     assert code == 0 and "tapez 'aide'" in text and "à tout moment" in text and "tuiles restantes" in text
     assert "``" not in text
+
+
+def test_the_terminal_tells_two_castles_on_one_cell_apart():
+    from console.play import _tile_pick
+    from engine.words import tile_name
+
+    moves = [
+        {"type": "castle", "castle": "castles.eltz", "x": 1, "y": 0, "rot": 0},
+        {"type": "castle", "castle": "castles.rieneck", "x": 1, "y": 0, "rot": 0},
+        {"type": "castle", "castle": "castles.eltz", "x": 1, "y": 0, "rot": 90},
+    ]
+    by_cell, labels = {(1, 0): [0, 1, 2]}, {(1, 0): "A"}
+    said = _tile_pick("A 0", moves, by_cell, labels)
+    assert isinstance(said, str) and tile_name("castles.eltz") in said and tile_name("castles.rieneck") in said
+    assert _tile_pick("A 0 rieneck", moves, by_cell, labels) == 1
+    assert _tile_pick("1 0 0 eltz", moves, by_cell, labels) == 0
+    assert _tile_pick("A 90", moves, by_cell, labels) == 2  # only one castle turned so
