@@ -12,7 +12,15 @@ from discord.ext import commands
 from cogs import metrics
 from cogs.i18n import CatalogTranslator, listen
 from cogs.leagues import Leagues
-from cogs.lobby import AddComputerSelect, CastlesSelect, LanguageSelect, Lobby, LobbyButton, SetsSelect
+from cogs.lobby import (
+    AddComputerSelect,
+    CastlesSelect,
+    LanguageSelect,
+    Lobby,
+    LobbyButton,
+    RematchButton,
+    SetsSelect,
+)
 from cogs.panel import PanelButton, PanelSelect, TakeTurnButton
 from cogs.play import Play
 from cogs.results import Results
@@ -79,7 +87,7 @@ class CarcBot(commands.AutoShardedBot):
         # Buttons and selects of old messages keep working after a restart.
         self.add_dynamic_items(
             LobbyButton, SetsSelect, AddComputerSelect, CastlesSelect, LanguageSelect, TakeTurnButton, PanelButton,
-            PanelSelect,
+            PanelSelect, RematchButton,
         )
         tune_gc()  # started: no pause of the collector walks the cached games at every turn
         metrics.serve(self)  # METRICS_PORT set: the Prometheus endpoint

@@ -3,6 +3,7 @@ castles and language menus), starting a game in its thread, and aborting a game.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 from collections.abc import Awaitable
@@ -207,6 +208,46 @@ class LanguageSelect(
 
     def change(self, service: Any, who: Caller, values: list[str]) -> Awaitable[GameRow]:
         return service.set_options(who, self.game_id, language=(values or ["en"])[0][:10])
+
+
+class RematchButton(
+    Localised, discord.ui.DynamicItem[discord.ui.Button], template=r"carc:rematch:(?P<game>\d{1,18})"
+):
+    """On a finished game's final post: a new lobby for the same players, sets and options."""
+
+    def __init__(self, game_id: int) -> None:
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=_("Rematch"), style=discord.ButtonStyle.primary, custom_id=f"carc:rematch:{game_id}"
+        )
+        super().__init__(button)
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):  # type: ignore[override]
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await guarded(interaction, self._open(interaction))
+
+    async def _open(self, interaction: discord.Interaction) -> None:
+        service = service_of(interaction)
+        who = caller_of(interaction)
+        old = await service.lobby(who, self.game_id)
+        # The new lobby goes where the old one was (the game's thread cannot hold another thread).
+        channel: Any = None
+        if old.channel_id is not None and interaction.client is not None:
+            channel = interaction.client.get_channel(int(old.channel_id))
+            if channel is None:
+                with contextlib.suppress(discord.HTTPException):
+                    channel = await interaction.client.fetch_channel(int(old.channel_id))
+        row = await service.rematch(who, self.game_id)
+        target = channel or interaction.channel
+        message = await target.send(  # type: ignore[union-attr]
+            embed=present.lobby_embed(row), view=lobby_view(row), allowed_mentions=present.NO_PINGS
+        )
+        await service.attach(who, row.id, lobby_message=str(message.id))
+        await say(interaction, _("Rematch: lobby #{id} is open in <#{channel}>; everyone is seated, Start when ready.")
+                  .format(id=row.id, channel=message.channel.id))  # fmt: skip
 
 
 async def start_game(interaction: discord.Interaction, game_id: int) -> None:

@@ -15,6 +15,7 @@ import discord
 from cogs import present
 from cogs.common import picture
 from cogs.i18n import speak
+from cogs.lobby import RematchButton
 from cogs.metrics import FAILED_POSTS
 from cogs.panel import turn_view
 from engine.language import _
@@ -64,7 +65,13 @@ class Table:
             gif = await picture(self.service, replay_gif, game_id, who=who, language=view.language)
             if gif and len(gif) < 8 * 1024 * 1024:
                 files.append(present.png_file(gif, "replay.gif"))
-            await channel.send(present.final_content(view, lines), files=files, allowed_mentions=present.NO_PINGS)
+            row = await self.service.lobby(who, game_id)
+            again = None
+            if row.league_id is None:  # a rated game's next match is the league's to open
+                again = discord.ui.View(timeout=None)
+                again.add_item(RematchButton(game_id))
+            await channel.send(present.final_content(view, lines), files=files, view=again,  # type: ignore[arg-type]
+                               allowed_mentions=present.NO_PINGS)  # fmt: skip
             return
         legal = {f"{x},{y}": label for (x, y), label in label_cells(list(view.placements)).items()}
         png = await picture(self.service, turn_png, game_id, legal or None, who=who, language=view.language)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import timedelta
 from typing import Any
 
 from engine import BadSetup, Game
@@ -26,6 +28,7 @@ from storage import Conflict, GameRow
 
 CASTLE_MODES = ("dealt", "chosen")
 AI_PREFIX = "ai:"
+REMATCH_CLAIM = timedelta(days=3650)  # a game's rematch is claimed for good: one per game
 # The levels as a computer seat's name says them ("Bot 2 (hard)").
 LEVEL_WORDS = {"easy": N_("easy"), "normal": N_("normal"), "hard": N_("hard")}
 SEED_BITS = 128  # a seed is never guessed from the tiles a game shows (RECORD.md: hidden)
@@ -298,6 +301,34 @@ class Lobbies(ServiceCore):
                 raise ServiceError(str(exc)) from None
             self.log.forget(game_id)
             return await self.lobby(who, game_id)
+
+    async def rematch(self, who: Caller, game_id: int, channel_id: str | None = None) -> GameRow:
+        """A new lobby for the players of a finished game: the same sets and options, a new seed
+        (``channel_id``: where it is posted, by default the old lobby's channel). The caller, one of
+        those players, opens it in the first seat; the others and the computers are seated too, and
+        each may leave. One rematch per game, whoever asks first; none for a rated game (the league
+        opens its own matches)."""
+        who, game_id = caller(who), validate.game_id(game_id)
+        row = await self.lobby(who, game_id)
+        if row.status != "finished":
+            raise ServiceError(_("game #{id} is not over yet").format(id=game_id))
+        if row.league_id is not None:
+            raise ServiceError(_("league games are rated: the league opens its own matches"))
+        mine = row.seat_of(who.user_id)
+        if mine is None:
+            raise ServiceError(_("only the players of game #{id} can ask for a rematch").format(id=game_id))
+        options = LobbyOptions.from_json(row.options)
+        options.seed, options.max_players = None, max(2, len(row.seats))
+        first = await self.store.claim([f"rematch:{game_id}"], secrets.token_hex(8), self.clock(), REMATCH_CLAIM)
+        if not first:
+            raise ServiceError(_("a rematch of game #{id} has already been opened").format(id=game_id))
+        lobby = await self.create_lobby(who, mine.name, options, channel_id or row.channel_id)
+        now = self.clock()
+        for seat in row.seats:
+            if seat.user_id != who.user_id:
+                with contextlib.suppress(Conflict):  # the lobby filled meanwhile: the rest join themselves
+                    await self.store.add_seat(lobby.id, seat.user_id, seat.name, seat.is_ai, now, options.max_players)
+        return await self.lobby(who, lobby.id)
 
 
 def _chosen_hands(row: GameRow, opts: LobbyOptions, seats: list, names: list[str]) -> dict[str, list[str]] | None:

@@ -245,3 +245,25 @@ async def test_carc_forget_me_explains_then_removes_privately(tmp_path):
         assert reply["flags"] & 64 and "removed from 1 game" in reply["content"]
         assert (await h.bot.service.player_settings(as_(str(ann.id))))["dm_turns"] is False
         clean(h)
+
+
+async def test_the_final_post_offers_a_rematch_that_opens_a_seated_lobby(tmp_path):
+    ann, bob = User(750, "Ann"), User(751, "Bob")
+    async with running(tmp_path, [ann, bob]) as (h, channel, _):
+        game_id, thread = await open_game(h, channel, [ann, bob], "base")
+        await play_by_panel(h, game_id, thread, [ann, bob], seed=5)
+        final = h.messages_in(thread)[-1]
+        assert "Final scores" in final["content"]
+        answer = await h.click(bob, final, "Rematch")
+        assert answer.private and "Rematch: lobby #" in answer.text
+        assert [m["channel_id"] for m in answer.public] == [str(channel)]  # where the first lobby was
+        lobby = h.messages_in(channel)[-1]
+        new_id = int(re.search(r"lobby #(\d+)", answer.text)[1])  # type: ignore[index]
+        assert f"#{new_id}" in lobby["embeds"][0]["title"]
+        row = await h.bot.service.lobby(await any_of(h.bot.service, new_id), new_id)
+        assert {s.user_id for s in row.seats} == {str(ann.id), str(bob.id)} and row.creator_id == str(bob.id)
+        again = await h.click(ann, final, "Rematch")
+        assert "has already been opened" in again.text
+        started = await h.click(bob, lobby, "Start")
+        assert "has started" in started.text
+        clean(h)

@@ -383,3 +383,31 @@ async def test_castles_are_dealt_when_not_chosen(env):
     await service.start(as_("u1"), lobby.id)
     _row, game = await service.game(SYSTEM, lobby.id)
     assert all(len(h) == 2 for h in game.to_json()["castles"].values())
+
+
+async def test_a_rematch_seats_the_same_players_with_the_same_options_once(env):
+    service, _clock, _ = env
+    lobby = await service.create_lobby(as_("u1"), "Ann", LobbyOptions(sets=["base", "toll"], seed=4, turn_limit=600))
+    await service.join(as_("u2"), lobby.id, "Bob")
+    await service.add_ai(as_("u1"), lobby.id, "easy")
+    view = (await service.start(as_("u1"), lobby.id)).turn
+    with pytest.raises(ServiceError, match="is not over yet"):
+        await service.rematch(as_("u2"), lobby.id)
+    while not view.finished:
+        view = await play_decision(service, lobby.id)
+    with pytest.raises(ServiceError, match="only the players of game"):
+        await service.rematch(as_("u9"), lobby.id)
+    again = await service.rematch(as_("u2"), lobby.id)
+    assert again.status == "lobby" and again.creator_id == "u2" and again.id != lobby.id
+    assert (again.seats[0].user_id, again.seats[0].name) == ("u2", "Bob")  # who asked opens it
+    assert sorted((s.user_id, s.name, s.is_ai) for s in again.seats) == [
+        ("ai:easy:1", "Bot 1 (easy)", True), ("u1", "Ann", False), ("u2", "Bob", False)
+    ]
+    old = await service.lobby(SYSTEM, lobby.id)
+    kept = ("sets", "turn_limit", "timeout_policy", "castles", "language", "hints")
+    assert {k: again.options[k] for k in kept} == {k: old.options[k] for k in kept}
+    assert again.options["seed"] != old.options["seed"]  # a new game, not the same bag
+    with pytest.raises(ServiceError, match="has already been opened"):
+        await service.rematch(as_("u1"), lobby.id)
+    started = await service.start(as_("u2"), again.id)
+    assert not started.turn.finished
