@@ -20,7 +20,7 @@ from cogs.metrics import FAILED_POSTS
 from cogs.panel import turn_view
 from engine.language import _
 from renderer.board import label_cells
-from renderer.jobs import final_png, replay_gif, turn_png
+from renderer.jobs import final_png, replay_gif, story_png, turn_png
 from service import Caller, GameService, Notice, ServiceError, TurnView
 
 log = logging.getLogger(__name__)
@@ -62,6 +62,9 @@ class Table:
             png = await picture(self.service, final_png, game_id, who=who, language=view.language)
             if png:
                 files.append(present.png_file(png, "final.png"))
+            story = await picture(self.service, story_png, game_id, game_id, who=who, language=view.language)
+            if story:  # the game's story: points by category, the scores turn by turn
+                files.append(present.png_file(story, "story.png"))
             gif = await picture(self.service, replay_gif, game_id, who=who, language=view.language)
             if gif and len(gif) < 8 * 1024 * 1024:
                 files.append(present.png_file(gif, "replay.gif"))

@@ -17,6 +17,7 @@ from engine import Game
 from engine.language import _, ngettext, use
 from locales import translations
 from renderer.board import png_bytes, render_board
+from renderer.jobs import story_png
 from renderer.summary import render_final, replay_gif
 from service import Caller, GameService, LobbyOptions, ServiceError
 from storage import Store, open_database
@@ -91,6 +92,7 @@ async def run_demo(
         (out / "record.json").write_text(json.dumps(record, indent=1))
         if pictures:
             render_final(game).save(out / "final.png")
+            (out / "story.png").write_bytes(story_png(record, row.id, language=language))
             (out / "replay.gif").write_bytes(replay_gif(record))
         placed = len(game.board.placements) - 1  # the start tile is no turn's
         print(
@@ -103,7 +105,9 @@ async def run_demo(
         )
         for name, score in sorted(game.score_table().items(), key=lambda kv: -kv[1]):
             print(f"  {name:<8} {score:>4}")
-        made = _("record.json, final.png, replay.gif and a board-NNN.png per turn") if pictures else "record.json"
+        made = "record.json"
+        if pictures:
+            made = _("record.json, final.png, story.png, replay.gif and a board-NNN.png per turn")
         print(_("wrote {files} to {folder}/ (database: {database})").format(files=made, folder=out, database=db_path))
         print(_("replay the record: {command}").format(command=f"python -m engine.replay {out / 'record.json'}"))
         return 0

@@ -22,7 +22,7 @@ from engine.moves import Question
 from engine.words import tile_name
 from locales import translations
 from renderer.board import label_cells
-from renderer.jobs import board_png, final_png, preview_png, turn_png
+from renderer.jobs import board_png, final_png, preview_png, story_png, turn_png
 from service import Ask, Caller, GameService, LobbyOptions, PlayResult, ServiceError, TurnView
 from storage import Store, open_database
 
@@ -123,6 +123,9 @@ async def _play_on(service: GameService, view: TurnView, db_path: Path, pictures
         path = pictures / f"game-{view.game_id}-final.png"
         path.write_bytes(await service.picture(Caller.system(None), final_png, view.game_id))
         write(_("final picture: {path}").format(path=path))
+        story = pictures / f"game-{view.game_id}-story.png"
+        story.write_bytes(await service.picture(Caller.system(None), story_png, view.game_id, view.game_id))
+        write(_("the game's story: {path}").format(path=story))
     return 0
 
 

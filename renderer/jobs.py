@@ -19,6 +19,7 @@ from engine.record import load
 from locales import translations
 from renderer.board import png_bytes, render_board, render_turn
 from renderer.preview import render_preview
+from renderer.story import render_story, story_title, tell
 from renderer.summary import render_final
 from renderer.summary import replay_gif as _replay_gif
 
@@ -117,6 +118,13 @@ def preview_png(
     the chosen one."""
     with speaking(translations(language)):
         return png_bytes(render_preview(game_of(record), x, y, castle=castle, rot=rot))
+
+
+def story_png(record: dict[str, Any], game_id: int, *, language: str = "en") -> bytes:
+    """The story of a finished game: ranking, points by category, the scores turn by turn."""
+    with speaking(translations(language)):
+        story = tell(record)
+        return png_bytes(render_story(story, story_title(game_id, dict(zip(story.players, story.scores, strict=True)))))
 
 
 def final_png(record: dict[str, Any], *, language: str = "en") -> bytes:

@@ -124,7 +124,7 @@ async def test_whole_games_through_the_turn_panel(tmp_path, family, humans, comp
         clicks = await play_by_panel(h, game_id, thread, users, seed=humans * 7 + len(family))
         final = h.messages_in(thread)[-1]
         assert "Final scores" in final["content"]
-        assert {a["filename"] for a in final["attachments"]} == {"final.png", "replay.gif"}
+        assert {a["filename"] for a in final["attachments"]} == {"final.png", "story.png", "replay.gif"}
         assert clicks and sorted(clicks)[len(clicks) // 2] <= 4  # a normal turn: at most 4 interactions
         clean(h)
 
@@ -139,7 +139,7 @@ async def test_a_whole_game_through_the_turn_panel_on_postgresql(tmp_path, postg
         await play_by_panel(h, game_id, thread, users, seed=31)
         final = h.messages_in(thread)[-1]
         assert "Final scores" in final["content"]
-        assert {a["filename"] for a in final["attachments"]} == {"final.png", "replay.gif"}
+        assert {a["filename"] for a in final["attachments"]} == {"final.png", "story.png", "replay.gif"}
         clean(h)
 
 

@@ -421,3 +421,28 @@ def test_the_wheel_names_its_sectors_in_the_language_spoken():
     again = tile_image(wheel, 0, 60).convert("RGB")
     assert ImageChops.difference(english, again).getbbox() is None  # each language cached apart
     assert ImageChops.difference(french, tile_art._tile_image(wheel, 0, 60, words).convert("RGB")).getbbox() is None
+
+
+@pytest.mark.parametrize(
+    "sets",
+    [["base"], ["base", "river1", "river2", "castles", "ferries", "toll"], ["wheel", "castles", "ferries", "toll"]],
+)
+def test_the_story_accounts_for_every_point_by_category_and_turn(sets):
+    from renderer.story import render_story, story_title, tell
+
+    game = Game(["Ann", "Bob", "Cy"], sets, seed=11)
+    players = [GreedyPlayer(i) for i in range(3)]
+    while not game.finished:
+        game.apply(players[game.actor].choose(game))
+    story = tell(game.to_json())
+    assert story.scores == game.scores
+    for i, categories in enumerate(story.by_category):
+        assert sum(categories.values()) == game.scores[i] and "other" not in categories  # every point named
+        assert all(n > 0 for n in categories.values())
+    assert story.timeline[0] == [0, 0, 0] and story.timeline[-1] == game.scores
+    pairs = zip(story.timeline, story.timeline[1:], strict=False)
+    assert all(a <= b for t0, t1 in pairs for a, b in zip(t0, t1, strict=True))  # scores only grow
+    title = story_title(7, game.score_table())
+    assert title.startswith("Game #7: ") and ("wins" in title or "share the win" in title)
+    img = render_story(story, title)
+    assert img.width == 800 and img.height < 1400  # read at ~400 px wide on a phone

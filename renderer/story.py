@@ -1,0 +1,188 @@
+"""The story of a finished game, in one picture made for a phone (800 px wide, read at ~400):
+the ranking, each player's points by category as a bar and in words, and the scores turn by turn.
+
+Points are taken from the game's scoring events as the engine emits them, so an expansion's own
+scoring (the wheel, the tolls...) shows as its own category; what no event names is "Other".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from engine import Game
+from engine.language import N_, _
+from engine.record import new_game
+from renderer import palette as pal
+from renderer.standings import fit
+from renderer.tile_art import font
+
+WIDTH, PAD = 800, 24
+# Each category's word and colour (terrain colours, so a city reads as a city); unknown ones (an
+# expansion added later) take their event's name and a neutral grey.
+CATEGORIES: dict[str, tuple[str, tuple[int, int, int]]] = {
+    "city": (N_("Cities"), pal.WALL),
+    "road": (N_("Roads"), (190, 176, 140)),
+    "cloister": (N_("Cloisters"), pal.CLOISTER_ROOF),
+    "field": (N_("Farms"), pal.FIELD),
+    "castle": (N_("Castles"), pal.CASTLE_EDGE),
+    "crown": (N_("Crowns"), pal.CROWN),
+    "wheel_event": (N_("Wheel"), (140, 90, 170)),
+    "toll": (N_("Tolls"), pal.PENNANT),
+    "other": (N_("Other"), (170, 170, 170)),
+}
+
+
+@dataclass
+class Story:
+    """What a game's picture tells: points by player and category, and the scores after each turn."""
+
+    players: list[str]
+    scores: list[int]
+    by_category: list[dict[str, int]] = field(default_factory=list)  # per player
+    timeline: list[list[int]] = field(default_factory=list)  # the scores at the end of each turn
+
+
+def _points(event: dict[str, Any]) -> tuple[str, dict[str, int]] | None:
+    """(category, points by player name) of a scoring event, or None."""
+    points = event.get("points")
+    if event["type"] == "scored" and isinstance(points, dict):
+        return str(event.get("feature", "other")), points
+    if isinstance(points, dict):
+        return event["type"], points
+    if isinstance(points, int) and points and "player" in event:
+        return event["type"], {event["player"]: points}
+    return None
+
+
+def tell(record: dict[str, Any]) -> Story:
+    """Replay the record, collecting every scoring event and the scores at each turn's end."""
+    game: Game = new_game(record)
+    story = Story(list(game.players), [], [{} for _ in game.players], [list(game.scores)])
+    index = {name: i for i, name in enumerate(game.players)}
+    turn = game.turn
+    for move in record.get("moves", []):
+        for event in game.apply({k: v for k, v in move.items() if k != "player"}):
+            found = _points(event)
+            if found is None:
+                continue
+            category, points = found
+            for name, n in points.items():
+                if name in index and n:
+                    mine = story.by_category[index[name]]
+                    mine[category] = mine.get(category, 0) + n
+        if game.turn != turn or game.finished:
+            turn = game.turn
+            story.timeline.append(list(game.scores))
+    story.scores = list(game.scores)
+    for i, total in enumerate(story.scores):  # what no event named (there should be none)
+        rest = total - sum(story.by_category[i].values())
+        if rest:
+            story.by_category[i]["other"] = story.by_category[i].get("other", 0) + rest
+    return story
+
+
+def story_title(game_id: int, scores: dict[str, int]) -> str:
+    """"Game #12: Ann wins" (or who share the win), in the language being spoken."""
+    best = max(scores.values(), default=0)
+    winners = [name for name, score in scores.items() if score == best]
+    if len(winners) == 1:
+        return _("Game #{id}: {player} wins").format(id=game_id, player=winners[0])
+    return _("Game #{id}: {players} share the win").format(id=game_id, players=", ".join(winners))
+
+
+def _category(key: str) -> tuple[str, tuple[int, int, int]]:
+    word, colour = CATEGORIES.get(key, (key.replace("_", " ").capitalize(), CATEGORIES["other"][1]))
+    return _(word), colour
+
+
+def render_story(story: Story, title: str) -> Image.Image:
+    """The picture: ``title``, then per player (best first) name and total, a bar of their points
+    by category and the same in words; a legend; the scores turn by turn."""
+    big, body, small = font(34), font(28), font(24)
+    ranking = sorted(range(len(story.players)), key=lambda i: (-story.scores[i], i))
+    used = [k for k in CATEGORIES if any(k in c for c in story.by_category)]
+    used += sorted({k for c in story.by_category for k in c} - set(used))
+    inner = WIDTH - 2 * PAD
+    words = {
+        i: _wrap([f"{_category(k)[0]} {story.by_category[i][k]}" for k in used if story.by_category[i].get(k)],
+                 inner, small, " · ") or [_("no points")]
+        for i in ranking
+    }  # fmt: skip
+    legend = _wrap([_category(k)[0] for k in used], inner - 40 * len(used), small, "   ")
+    chart_h = 300
+    height = PAD + 50 + sum(40 + 30 + 32 * len(words[i]) + 22 for i in ranking) + 36 * max(1, len(legend)) + 24
+    height += 50 + chart_h + PAD
+    img = Image.new("RGB", (WIDTH, height), pal.MARGIN_BG)
+    draw = ImageDraw.Draw(img)
+    draw.text((PAD, PAD), fit(title, WIDTH - 2 * PAD, big), fill=pal.MARGIN_TEXT, font=big)
+    y = PAD + 56
+    best = max(1, max(story.scores))
+    for rank, i in enumerate(ranking, start=1):
+        colour = pal.PLAYERS[i % len(pal.PLAYERS)]
+        draw.rectangle([PAD, y + 6, PAD + 26, y + 32], fill=colour, outline=pal.outline_for(colour))
+        total = str(story.scores[i])
+        draw.text((WIDTH - PAD, y + 19), total, fill=pal.MARGIN_TEXT, font=big, anchor="rm")
+        name = fit(f"{rank}. {story.players[i]}", inner - 50 - big.getlength(total) - 20, body)
+        draw.text((PAD + 40, y + 19), name, fill=pal.MARGIN_TEXT, font=body, anchor="lm")
+        y += 40
+        x = float(PAD)
+        for key in used:
+            n = story.by_category[i].get(key, 0)
+            if n <= 0:
+                continue
+            w = inner * n / best
+            draw.rectangle([x, y, x + w - 1, y + 24], fill=_category(key)[1])
+            x += w
+        y += 30
+        for line in words[i]:
+            draw.text((PAD, y), line, fill=pal.MARGIN_TEXT, font=small)
+            y += 32
+        y += 22
+    # The legend: the categories this game scored, each with its colour, as many rows as it takes.
+    x = PAD
+    for key in used:
+        word, colour = _category(key)
+        width = 22 + 8 + small.getlength(word) + 22
+        if x + width > WIDTH - PAD and x > PAD:
+            x, y = PAD, y + 36
+        draw.rectangle([x, y + 4, x + 22, y + 26], fill=colour)
+        draw.text((x + 30, y + 15), word, fill=pal.MARGIN_TEXT, font=small, anchor="lm")
+        x += int(width)
+    y += 36 + 24
+    draw.text((PAD, y), _("Scores turn by turn"), fill=pal.MARGIN_TEXT, font=body)
+    y += 44
+    _chart(draw, story, (PAD + 50, y, WIDTH - PAD, y + chart_h - 40), small)
+    return img
+
+
+def _wrap(items: list[str], width: float, face: Any, joint: str) -> list[str]:
+    """``items`` joined by ``joint`` into as few lines as fit ``width`` (an item never splits)."""
+    lines: list[str] = []
+    for item in items:
+        if lines and face.getlength(lines[-1] + joint + item) <= width:
+            lines[-1] += joint + item
+        else:
+            lines.append(fit(item, width, face))
+    return lines
+
+
+def _chart(draw: ImageDraw.ImageDraw, story: Story, box: tuple[int, int, int, int], face: Any) -> None:
+    """Each player's score after each turn, a line in their colour, over light grid lines."""
+    x0, y0, x1, y1 = box
+    top = max(1, max(max(t) for t in story.timeline))
+    step = next(s for s in (5, 10, 20, 25, 50, 100, 200, 500) if top / s <= 5)
+    for value in range(0, top + 1, step):
+        y = y1 - (y1 - y0) * value / top
+        draw.line([x0, y, x1, y], fill=pal.EMPTY_CELL, width=2)
+        draw.text((x0 - 8, y), str(value), fill=pal.MARGIN_TEXT, font=face, anchor="rm")
+    turns = max(1, len(story.timeline) - 1)
+    for i in range(len(story.players)):
+        colour = pal.PLAYERS[i % len(pal.PLAYERS)]
+        points = [
+            (x0 + (x1 - x0) * t / turns, y1 - (y1 - y0) * scores[i] / top) for t, scores in enumerate(story.timeline)
+        ]
+        draw.line(points, fill=pal.outline_for(colour), width=6, joint="curve")
+        draw.line(points, fill=colour, width=4, joint="curve")
