@@ -1,5 +1,6 @@
-"""Results: ``/carc score``, ``export`` (a game in progress gives its public record: no seed, no
-future tile) and ``games`` (this server's; nothing of another server)."""
+"""Results: ``/carc score``, ``stats`` (a player's finished games in this server), ``export`` (a game
+in progress gives its public record: no seed, no future tile) and ``games`` (this server's; nothing
+of another server)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from discord import app_commands
 from cogs import present
 from cogs.common import PhaseCog, caller_of, cooldown, game_id_of, say
 from engine.language import N_, _, ngettext
+from service import ServiceError
 
 
 class Results(PhaseCog):
@@ -27,6 +29,45 @@ class Results(PhaseCog):
         ]
         head = _("Game #{id}, turn {turn}").format(id=game_id, turn=view.turn)
         await say(interaction, head + "\n" + "\n".join(rows))
+
+    @app_commands.command(name="stats", description="A player's finished games here: wins, scores, points by kind")
+    @cooldown()
+    @app_commands.describe(player="Whose (yours by default)", league="Only this league's games (its name)")
+    async def stats(
+        self, interaction: discord.Interaction, player: discord.User | None = None, league: str | None = None
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        who = caller_of(interaction)
+        user = player or interaction.user
+        league_id = None
+        if league:
+            leagues = getattr(self.bot, "leagues", None)
+            if leagues is None:
+                raise ServiceError(_("leagues are not available"))
+            league_id = (await leagues.find(who, league[:100])).id
+        found = await self.service.stats(who, str(user.id), league_id)
+        name = present.safe(found.name or user.display_name, 40)
+        if not found.games:
+            await interaction.followup.send(_("{player} has no finished game here yet.").format(player=name),
+                                            ephemeral=True)  # fmt: skip
+            return
+        lines = [
+            ngettext(
+                "**{player}**: {n} game, {wins} won; {average:.0f} points a game on average",
+                "**{player}**: {n} games, {wins} won; {average:.0f} points a game on average",
+                found.games,
+            ).format(player=name, n=found.games, wins=found.wins, average=found.average)
+        ]
+        if found.best is not None:
+            lines.append(_("Best game: {score} points (game #{id})").format(score=found.best[0], id=found.best[1]))
+        if found.categories:
+            kinds = " · ".join(f"{word} {n}" for word, n in found.categories)
+            lines.append(
+                ngettext(
+                    "Points by kind, latest game: {kinds}", "Points by kind, latest {n} games: {kinds}", found.recent
+                ).format(n=found.recent, kinds=kinds)
+            )
+        await interaction.followup.send(present.clip("\n".join(lines)), ephemeral=True)
 
     @app_commands.command(name="export", description="The game's record (JSON), replayable offline")
     @cooldown()

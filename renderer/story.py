@@ -84,6 +84,22 @@ def tell(record: dict[str, Any]) -> Story:
     return story
 
 
+def points_by_category(games: list[tuple[dict[str, Any], str]]) -> dict[str, int]:
+    """One player's points by category over several finished games: (record, their name in it)."""
+    totals: dict[str, int] = {}
+    for record, name in games:
+        story = tell(record)
+        if name in story.players:
+            for key, n in story.by_category[story.players.index(name)].items():
+                totals[key] = totals.get(key, 0) + n
+    return totals
+
+
+def category_word(key: str) -> str:
+    """A category's word in the language being spoken ("Cities", "Tolls"...)."""
+    return _category(key)[0]
+
+
 def story_title(game_id: int, scores: dict[str, int]) -> str:
     """"Game #12: Ann wins" (or who share the win), in the language being spoken."""
     best = max(scores.values(), default=0)

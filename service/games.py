@@ -10,6 +10,7 @@ changes a game names its caller (``service.caller``).
 from __future__ import annotations
 
 import functools
+import json
 import logging
 import os
 import uuid
@@ -29,11 +30,13 @@ from service.gamelog import GameLog
 from service.lobbies import Lobbies, new_seed
 from service.turns import Turns
 from service.validate import ServiceError
-from service.workers import Workers
+from service.views import PlayerStats
+from service.workers import Workers, category_totals
 from storage import GameRow, Store
 from storage.store import Corrupted
 
 log = logging.getLogger(__name__)
+STATS_RECENT = 20  # the latest games /carc stats replays for points by category
 
 
 def utcnow() -> datetime:
@@ -128,6 +131,42 @@ class GameService(Lobbies, Turns, Clock):
             elif who.may_see(found.guild_id):  # game_ids matches every server when asked for none
                 rows.append(found)
         return rows
+
+    async def stats(self, who: Caller, user_id: str, league_id: int | None = None) -> PlayerStats:
+        """A player's finished games in the caller's server (in one league of it, if given): games,
+        wins, average and best score, and points by category over their latest games (replayed in
+        the worker pool: the event loop replays nothing)."""
+        user_id = validate.user_id(user_id)
+        league_id = None if league_id is None else validate.league_id(league_id)
+        rows = [
+            r for r in await self.games(who, user_id=user_id, status="finished")
+            if r.result and (league_id is None or r.league_id == league_id)
+        ]  # fmt: skip
+        played: list[tuple[GameRow, str, int, bool]] = []  # (row, their name, score, won)
+        for row in rows:
+            names = {uid: name for name, uid in (row.result or {}).get("users", {}).items()}
+            scores = (row.result or {}).get("scores", {})
+            name = names.get(user_id)
+            if name is None or not isinstance(scores.get(name), int):
+                continue
+            played.append((row, name, scores[name], scores[name] == max(scores.values())))
+        recent = sorted(played, key=lambda p: p[0].id)[-STATS_RECENT:]
+        records = []
+        for row, name, _score, _won in recent:
+            moves = [json.loads(text) for _seq, _user, text in await self.store.moves(row.id)]
+            setup = {k: v for k, v in (row.setup or {}).items() if k != "users"}
+            records.append(({**setup, "moves": moves}, name))
+        language = spoken()
+        if self.workers is not None:
+            categories = await self.workers.run(category_totals, records, language)
+        else:
+            categories = category_totals(records, language)
+        scores = [p[2] for p in played]
+        best = max(((p[2], p[0].id) for p in played), default=None)
+        return PlayerStats(
+            user_id, played[-1][1] if played else None, len(played), sum(1 for p in played if p[3]),
+            sum(scores) / len(scores) if scores else 0.0, best, categories, len(recent),
+        )  # fmt: skip
 
     async def game_for_thread(self, who: Caller, thread_id: str) -> int | None:
         """The game played in a Discord thread (or any front end's channel), if any."""

@@ -96,3 +96,17 @@ class Hint:
     now: float  # how far ahead of the best other player the caller stands now (points, holdings counted)
     expected: float  # ... and two turns after these moves, as the computer expects it
 
+
+@dataclass
+class PlayerStats:
+    """A player's finished games in one server (or one league): ``/carc stats``."""
+
+    user_id: str
+    name: str | None  # as in their latest game
+    games: int
+    wins: int  # ties for first count
+    average: float
+    best: tuple[int, int] | None  # (score, game id)
+    categories: list[tuple[str, int]]  # points by category over the latest STATS_RECENT games, worded
+    recent: int  # how many games the categories cover
+

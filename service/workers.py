@@ -35,6 +35,17 @@ def computer_turn(record: Record, user_id: str) -> list[dict[str, Any]]:
     return computer_moves(game_of(record).clone(), user_id)
 
 
+def category_totals(games: list[tuple[Record, str]], language: str) -> list[tuple[str, int]]:
+    """A player's points by category over finished games (record, their name), worded, most first."""
+    from engine.language import speaking
+    from locales import translations
+    from renderer.story import category_word, points_by_category
+
+    with speaking(translations(language)):
+        totals = points_by_category(games)
+        return [(category_word(k), n) for k, n in sorted(totals.items(), key=lambda kv: -kv[1])]
+
+
 def hint_moves(record: Record, seed: int) -> tuple[list[dict[str, Any]], float]:
     """What the hard computer would play for the decision the record stops at (engine.ai.hint)."""
     from engine.ai import hint

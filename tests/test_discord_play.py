@@ -254,6 +254,10 @@ async def test_the_final_post_offers_a_rematch_that_opens_a_seated_lobby(tmp_pat
         await play_by_panel(h, game_id, thread, [ann, bob], seed=5)
         final = h.messages_in(thread)[-1]
         assert "Final scores" in final["content"]
+        answer = await h.slash(ann, thread, "carc stats", player=bob)  # the game just played counts
+        reply = h.fake.messages[answer.interaction.original]  # type: ignore[index]
+        assert reply["flags"] & 64 and "**Bob**: 1 game," in reply["content"], reply["content"]
+        assert "Points by kind, latest game: " in reply["content"]
         answer = await h.click(bob, final, "Rematch")
         assert answer.private and "Rematch: lobby #" in answer.text
         assert [m["channel_id"] for m in answer.public] == [str(channel)]  # where the first lobby was

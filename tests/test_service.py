@@ -411,3 +411,29 @@ async def test_a_rematch_seats_the_same_players_with_the_same_options_once(env):
         await service.rematch(as_("u1"), lobby.id)
     started = await service.start(as_("u2"), again.id)
     assert not started.turn.finished
+
+
+async def test_stats_count_a_players_finished_games_in_this_server_with_points_by_kind(env):
+    service, _clock, _ = env
+    finished = []
+    for seed, guild in ((4, None), (5, None), (6, "g2")):  # the third is another server's
+        opts = LobbyOptions(sets=["base", "toll"], seed=seed, turn_limit=0)
+        lobby = await service.create_lobby(as_("u1", guild), "Ann", opts)
+        await service.join(as_("u2", guild), lobby.id, "Bob")
+        view = (await service.start(as_("u1", guild), lobby.id)).turn
+        while not view.finished:
+            row, game = await service.game(anyone(guild), lobby.id)
+            moves = computer_moves(game.clone(), "ai:greedy:1")
+            view = (await service.play(as_(row.setup["users"][game.actor], guild), lobby.id, moves, row.version)).turn
+        finished.append(view.scores)
+    here = finished[:2]
+    stats = await service.stats(as_("u2"), "u1")
+    assert (stats.games, stats.name, stats.recent) == (2, "Ann", 2)
+    assert stats.wins == sum(1 for s in here if s["Ann"] == max(s.values()))
+    assert stats.average == sum(s["Ann"] for s in here) / 2
+    assert stats.best is not None and stats.best[0] == max(s["Ann"] for s in here)
+    assert sum(n for _word, n in stats.categories) == sum(s["Ann"] for s in here)  # every point, by kind
+    assert {word for word, _n in stats.categories} <= {"Cities", "Roads", "Cloisters", "Farms", "Tolls"}
+    elsewhere = await service.stats(as_("u2", "g2"), "u1")
+    assert elsewhere.games == 1 and elsewhere.average == finished[2]["Ann"]
+    assert (await service.stats(as_("u1"), "u9")).games == 0
