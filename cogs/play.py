@@ -21,7 +21,7 @@ from engine.catalog import SET_TILES
 from engine.language import _, ngettext
 from engine.words import tile_name
 from renderer.board import label_cells
-from renderer.jobs import board_png
+from renderer.jobs import bag_png, board_png
 from service import PlayResult, ServiceError, TurnView
 from service.clock import TICK_EVERY
 
@@ -183,20 +183,22 @@ class Play(PhaseCog):
         await interaction.followup.send(present.clip(text), ephemeral=True)
 
     @app_commands.command(name="tiles", description="What is left in the bag")
+    @cooldown()
     async def tiles(self, interaction: discord.Interaction, game: int | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
         game_id = await game_id_of(interaction, game)
-        bag = await self.service.bag(caller_of(interaction), game_id)
+        who = caller_of(interaction)
+        bag = await self.service.bag(who, game_id)
         counts: dict[str, int] = {}
         for tile_id, n in bag.items():
             counts[tile_name(tile_id)] = counts.get(tile_name(tile_id), 0) + n
         text = ", ".join(f"{name} ×{n}" for name, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])))
         left = sum(bag.values())
-        await say(
-            interaction,
-            present.clip(
-                ngettext("{n} tile left: {tiles}", "{n} tiles left: {tiles}", left).format(n=left, tiles=text)
-            ),
-        )
+        said = ngettext("{n} tile left: {tiles}", "{n} tiles left: {tiles}", left).format(n=left, tiles=text)
+        title = ngettext("Game #{id}: {n} tile left", "Game #{id}: {n} tiles left", left).format(id=game_id, n=left)
+        png = await picture(self.service, bag_png, game_id, bag, title, who=who, language=user_language(interaction))
+        files = [present.png_file(png, "tiles.png")] if png and bag else []
+        await interaction.followup.send(present.clip(said), files=files, ephemeral=True)
 
     @app_commands.command(name="rules", description="The short rules of a set")
     @app_commands.choices(set=[app_commands.Choice(name=present.SET_NAMES[s], value=s) for s in SET_TILES])

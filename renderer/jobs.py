@@ -19,7 +19,7 @@ from engine.record import load
 from locales import translations
 from renderer.board import png_bytes, render_board, render_turn
 from renderer.preview import render_preview
-from renderer.story import render_story, story_title, tell
+from renderer.story import render_bag, render_story, story_title, tell
 from renderer.summary import render_final
 from renderer.summary import replay_gif as _replay_gif
 
@@ -125,6 +125,12 @@ def story_png(record: dict[str, Any], game_id: int, *, language: str = "en") -> 
     with speaking(translations(language)):
         story = tell(record)
         return png_bytes(render_story(story, story_title(game_id, dict(zip(story.players, story.scores, strict=True)))))
+
+
+def bag_png(_record: dict[str, Any], counts: dict[str, int], title: str, *, language: str = "en") -> bytes:
+    """What is left in the bag, as tiles with counts (the counts the service gives: never an order)."""
+    with speaking(translations(language)):
+        return png_bytes(render_bag(counts, title))
 
 
 def final_png(record: dict[str, Any], *, language: str = "en") -> bytes:

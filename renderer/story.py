@@ -202,3 +202,31 @@ def _chart(draw: ImageDraw.ImageDraw, story: Story, box: tuple[int, int, int, in
         ]
         draw.line(points, fill=pal.outline_for(colour), width=6, joint="curve")
         draw.line(points, fill=colour, width=4, joint="curve")
+
+
+def render_bag(counts: dict[str, int], title: str) -> Image.Image:
+    """What is left in the bag: each kind of tile as it looks, with how many are left (counts only,
+    never an order), most numerous first; 6 to a row, phone-sized."""
+    from engine.catalog import TILE_TYPES
+    from renderer.tile_art import tile_image
+
+    per_row, cell, gap = 6, 104, 20
+    kinds = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    rows = (len(kinds) + per_row - 1) // per_row
+    top = PAD + 56
+    img = Image.new("RGB", (WIDTH, top + rows * (cell + gap + 34) + PAD), pal.MARGIN_BG)
+    draw = ImageDraw.Draw(img)
+    big, body = font(34), font(28)
+    draw.text((PAD, PAD), fit(title, WIDTH - 2 * PAD, big), fill=pal.MARGIN_TEXT, font=big)
+    step = (WIDTH - 2 * PAD) // per_row
+    for k, (tile_id, n) in enumerate(kinds):
+        x = PAD + (k % per_row) * step + (step - cell) // 2
+        y = top + (k // per_row) * (cell + gap + 34)
+        tile = TILE_TYPES.get(tile_id)
+        if tile is not None:
+            art = tile_image(tile, 0, cell // max(1 + max(c[0] for c in tile.cells), 1 + max(c[1] for c in tile.cells)))
+            img.paste(art.convert("RGB"), (x + (cell - art.width) // 2, y + (cell - art.height) // 2))
+        draw.rectangle([x, y, x + cell - 1, y + cell - 1], outline=pal.EMPTY_CELL, width=2)
+        draw.text((x + cell // 2, y + cell + 18), f"×{n}", fill=pal.MARGIN_TEXT, font=body, anchor="mm")
+    return img
+

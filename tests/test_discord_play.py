@@ -179,6 +179,17 @@ async def test_whole_games_through_carc_place(tmp_path, family):
         clean(h)
 
 
+async def test_carc_tiles_shows_the_bag_as_a_picture_privately(tmp_path):
+    ann, bob = User(760, "Ann"), User(761, "Bob")
+    async with running(tmp_path, [ann, bob]) as (h, channel, _):
+        game_id, thread = await open_game(h, channel, [ann, bob], "base,toll")
+        answer = await h.slash(bob, thread, "carc tiles")
+        reply = h.fake.messages[answer.interaction.original]  # type: ignore[index]
+        assert reply["flags"] & 64 and re.match(r"\d+ tiles left: ", reply["content"])
+        assert [a["filename"] for a in reply["attachments"]] == ["tiles.png"]
+        clean(h)
+
+
 async def test_carc_hint_answers_privately_where_the_lobby_allows_it(tmp_path):
     ann, bob = User(720, "Ann"), User(721, "Bob")
     async with running(tmp_path, [ann, bob]) as (h, channel, _):
@@ -254,6 +265,9 @@ async def test_the_final_post_offers_a_rematch_that_opens_a_seated_lobby(tmp_pat
         await play_by_panel(h, game_id, thread, [ann, bob], seed=5)
         final = h.messages_in(thread)[-1]
         assert "Final scores" in final["content"]
+        answer = await h.slash(ann, thread, "carc tiles")  # the game is over: an empty bag, no picture
+        reply = h.fake.messages[answer.interaction.original]  # type: ignore[index]
+        assert reply["flags"] & 64 and reply["content"].startswith("0 tiles left") and not reply["attachments"]
         answer = await h.slash(ann, thread, "carc stats", player=bob)  # the game just played counts
         reply = h.fake.messages[answer.interaction.original]  # type: ignore[index]
         assert reply["flags"] & 64 and "**Bob**: 1 game," in reply["content"], reply["content"]
