@@ -21,7 +21,7 @@ from engine.catalog import SET_TILES
 from engine.language import _, ngettext
 from engine.words import tile_name
 from renderer.board import label_cells
-from renderer.jobs import bag_png, board_png
+from renderer.jobs import bag_png, board_pieces_png, board_png
 from service import PlayResult, ServiceError, TurnView
 from service.clock import TICK_EVERY
 
@@ -150,12 +150,22 @@ class Play(PhaseCog):
         elif around:
             x, y = parse_cell(around, {})
             region = (x, y, 3)
-        png = await picture(self.service, board_png, game_id, region, who=who, language=user_language(interaction))
-        if png is None:
+        language = user_language(interaction)
+        pngs: list[bytes] = []
+        if region is None and self.service.workers is not None:  # whole, and in quarters if too big to read
+            try:
+                pngs = await self.service.picture(who, board_pieces_png, game_id, language=language)
+            except Exception:  # a picture is never a reason to fail: the answer says it could not be made
+                log.exception("board pieces for game %s", game_id)
+        else:
+            png = await picture(self.service, board_png, game_id, region, who=who, language=language)
+            pngs = [png] if png else []
+        if not pngs:
             raise ServiceError(_("The picture could not be made; please try again."))
+        names = ["board.png", "board-nw.png", "board-ne.png", "board-sw.png", "board-se.png"]
         await interaction.followup.send(
             _("Game #{id}, turn {turn}").format(id=game_id, turn=view.turn),
-            file=present.png_file(png, "board.png"),
+            files=[present.png_file(png, name) for png, name in zip(pngs, names, strict=False)],
             ephemeral=True,
         )
 

@@ -111,6 +111,24 @@ def board_png(record: dict[str, Any], region: Any = None, *, language: str = "en
         return png_bytes(render_board(game_of(record), region=region))
 
 
+# A board wider or taller than this many tiles is also sent in quarters: its whole picture would show
+# tiles under 40 px on a phone (Discord shows pictures ~400 px wide).
+PIECES_FROM = 10
+
+
+def board_pieces_png(record: dict[str, Any], *, language: str = "en") -> list[bytes]:
+    """The whole board, and its four quarters when it is too big to read whole on a phone."""
+    game = game_of(record)
+    with speaking(translations(language)):
+        out = [png_bytes(render_board(game))]
+        cells = [c for p in game.board.placements for c in p.cells]
+        cols = max(x for x, _y in cells) - min(x for x, _y in cells) + 1
+        rows = max(y for _x, y in cells) - min(y for _x, y in cells) + 1
+        if max(cols, rows) > PIECES_FROM:
+            out += [png_bytes(render_board(game, region=quarter)) for quarter in ("nw", "ne", "sw", "se")]
+        return out
+
+
 def preview_png(
     record: dict[str, Any], x: int, y: int, castle: str | None = None, rot: int | None = None, *, language: str = "en"
 ) -> bytes:

@@ -17,7 +17,7 @@ import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.language import _
 from engine.record import public_record
@@ -36,6 +36,7 @@ from storage import GameRow, Store
 from storage.store import Corrupted
 
 log = logging.getLogger(__name__)
+PictureT = TypeVar("PictureT", bytes, list[bytes])  # what a renderer job makes: a picture, or several
 STATS_RECENT = 20  # the latest games /carc stats replays for points by category
 
 
@@ -103,8 +104,8 @@ class GameService(Lobbies, Turns, Clock):
         return public_record(game)
 
     async def picture(
-        self, who: Caller, job: Callable[..., bytes], game_id: int, *args: Any, language: str | None = None
-    ) -> bytes:
+        self, who: Caller, job: Callable[..., PictureT], game_id: int, *args: Any, language: str | None = None
+    ) -> PictureT:
         """A picture of the game made by ``job`` (one of renderer.jobs) from its record: in the
         worker pool when there is one (the bot), else right here (the console, the demo). Its
         words are in ``language`` (by default the one being spoken). The record is the full one:
@@ -114,7 +115,7 @@ class GameService(Lobbies, Turns, Clock):
         worded = functools.partial(job, language=language or spoken())
         if self.workers is None:
             return worded(record, *args)
-        return bytes(await self.workers.run(worded, record, *args))
+        return await self.workers.run(worded, record, *args)  # type: ignore[no-any-return]
 
     async def games(self, who: Caller, user_id: str | None = None, status: str | None = None) -> list[GameRow]:
         """The games of the caller's server (or, offline, of no server), of a user if given; a

@@ -446,3 +446,27 @@ def test_the_story_accounts_for_every_point_by_category_and_turn(sets):
     assert title.startswith("Game #7: ") and ("wins" in title or "share the win" in title)
     img = render_story(story, title)
     assert img.width == 800 and img.height < 1400  # read at ~400 px wide on a phone
+
+
+def test_a_big_board_comes_in_quarters_too():
+    from renderer.board import region_cells
+    from renderer.jobs import PIECES_FROM, board_pieces_png
+
+    game = Game(["Ann", "Bob"], ["base"], seed=4)
+    assert len(board_pieces_png(game.to_json())) == 1  # the start tile: readable whole
+    players = [GreedyPlayer(1), GreedyPlayer(2)]
+    while not game.finished:
+        game.apply(players[game.actor].choose(game))
+
+    def columns(cells):
+        xs, ys = [x for x, _y in cells], [y for _x, y in cells]
+        return max(max(xs) - min(xs), max(ys) - min(ys)) + 1
+
+    whole = columns([c for p in game.board.placements for c in p.cells])
+    assert whole > PIECES_FROM
+    pieces = board_pieces_png(game.to_json())
+    assert len(pieces) == 5  # the whole board, then nw, ne, sw, se
+    for quarter, png in zip(("nw", "ne", "sw", "se"), pieces[1:], strict=True):
+        side = columns(region_cells(game, quarter))
+        assert side < whole and 400 / side >= 35  # a tile about 40 px on a phone's 400 px
+        assert Image.open(io.BytesIO(png)).width >= 400
