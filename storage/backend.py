@@ -13,7 +13,8 @@ that SQLite and PostgreSQL share (``INSERT ... ON CONFLICT``, ``RETURNING``-free
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -23,6 +24,15 @@ Row = Any  # sqlite3.Row or asyncpg.Record: both read by column name and by posi
 class IntegrityError(Exception):
     """A constraint refused a write (a unique key taken, an append-only table touched), whatever
     the driver: the stores turn it into Conflict where it means "someone got there first"."""
+
+
+@contextmanager
+def integrity_errors(*driver_errors: type[BaseException]) -> Iterator[None]:
+    """Raise the driver's constraint errors as ``IntegrityError``."""
+    try:
+        yield
+    except driver_errors as exc:
+        raise IntegrityError(str(exc)) from exc
 
 
 class Tx(ABC):

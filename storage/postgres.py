@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 
 import asyncpg
 
-from storage.backend import Database, IntegrityError, Row, Tx, schema_too_new
+from storage.backend import Database, Row, Tx, integrity_errors, schema_too_new
 from storage.migrations import POSTGRES_MIGRATIONS
 
 T = TypeVar("T")
@@ -52,28 +52,21 @@ class PostgresTx(Tx):
         self.conn = conn
 
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
-        try:
+        with integrity_errors(asyncpg.IntegrityConstraintViolationError):
             return _changed(await self.conn.execute(numbered(sql), *args))
-        except asyncpg.IntegrityConstraintViolationError as exc:
-            raise IntegrityError(str(exc)) from exc
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
         rows = list(rows)
-        if not rows:
-            return
-        try:
-            await self.conn.executemany(numbered(sql), rows)
-        except asyncpg.IntegrityConstraintViolationError as exc:
-            raise IntegrityError(str(exc)) from exc
+        if rows:
+            with integrity_errors(asyncpg.IntegrityConstraintViolationError):
+                await self.conn.executemany(numbered(sql), rows)
 
     async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Row]:
         return list(await self.conn.fetch(numbered(sql), *args))
 
     async def insert(self, sql: str, args: Sequence[Any] = ()) -> int:
-        try:
+        with integrity_errors(asyncpg.IntegrityConstraintViolationError):
             return int(await self.conn.fetchval(numbered(sql + " RETURNING id"), *args))
-        except asyncpg.IntegrityConstraintViolationError as exc:
-            raise IntegrityError(str(exc)) from exc
 
     async def lock(self, table: str, row_id: int) -> bool:
         return await self.conn.fetchval(f"SELECT 1 FROM {table} WHERE id = $1 FOR UPDATE", row_id) is not None

@@ -22,7 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
-from storage.backend import Database, IntegrityError, Row, Tx, schema_too_new
+from storage.backend import Database, Row, Tx, integrity_errors, schema_too_new
 from storage.migrations import MIGRATIONS
 
 T = TypeVar("T")
@@ -36,25 +36,19 @@ class SqliteTx(Tx):
         self.conn = conn
 
     async def execute(self, sql: str, args: Sequence[Any] = ()) -> int:
-        try:
+        with integrity_errors(sqlite3.IntegrityError):
             return self.conn.execute(sql, args).rowcount
-        except sqlite3.IntegrityError as exc:
-            raise IntegrityError(str(exc)) from exc
 
     async def executemany(self, sql: str, rows: Iterable[Sequence[Any]]) -> None:
-        try:
+        with integrity_errors(sqlite3.IntegrityError):
             self.conn.executemany(sql, rows)
-        except sqlite3.IntegrityError as exc:
-            raise IntegrityError(str(exc)) from exc
 
     async def fetch(self, sql: str, args: Sequence[Any] = ()) -> list[Row]:
         return self.conn.execute(sql, args).fetchall()
 
     async def insert(self, sql: str, args: Sequence[Any] = ()) -> int:
-        try:
+        with integrity_errors(sqlite3.IntegrityError):
             return int(self.conn.execute(sql, args).lastrowid)  # type: ignore[arg-type]
-        except sqlite3.IntegrityError as exc:
-            raise IntegrityError(str(exc)) from exc
 
     async def lock(self, table: str, row_id: int) -> bool:
         # BEGIN IMMEDIATE already excludes every other writer; only the row's existence is news.
