@@ -232,6 +232,21 @@ class Play(PhaseCog):
         await self.service.save_player(caller_of(interaction), interaction.user.display_name, dm, language)
         await say(interaction, _("Turn DMs are on.") if dm else _("Turn DMs are off."))
 
+    @app_commands.command(name="vacation", description="Pause your turns' clocks in every game for some days")
+    @app_commands.describe(days="How many days (0: you are back)")
+    async def vacation(self, interaction: discord.Interaction, days: app_commands.Range[int, 0, 366]) -> None:
+        until = await self.service.vacation(caller_of(interaction), interaction.user.display_name, days)
+        if until is None:
+            await say(interaction, _("Welcome back: your turns' clocks run again."))
+            return
+        await say(
+            interaction,
+            _(
+                "You are on vacation until {until}: in every game, your turns wait for you, with no reminder "
+                "and no timeout, and start over when you are back. /carc vacation days:0 ends it early."
+            ).format(until=f"<t:{int(until.timestamp())}:f>"),
+        )
+
     @app_commands.command(name="forget-me", description="Remove your name and settings from the bot's records")
     @app_commands.describe(confirm="True to do it (without it, what would be removed is explained)")
     async def forget_me(self, interaction: discord.Interaction, confirm: bool = False) -> None:

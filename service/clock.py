@@ -148,6 +148,12 @@ class Clock(ServiceCore):
             limit = row.options.get("turn_limit", 0)
             if not limit or row.turn_started_at is None:
                 return None
+            away, _taken = await self.store.vacation(actor_id)
+            if away is not None and away > row.turn_started_at:
+                # Away since this turn began (or still away): the turn starts over when they are
+                # back, whole; no reminder and no timeout before then.
+                await self.store.restart_turn(game_id, row.version, away)
+                return None
             deadline = row.turn_started_at + timedelta(seconds=limit)
             if now >= deadline:
                 lines = await self._time_out(row, game)

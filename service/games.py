@@ -16,10 +16,10 @@ import os
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
-from engine.language import _
+from engine.language import _, ngettext
 from engine.record import public_record
 from locales import LANGUAGES, spoken
 from service import validate
@@ -50,6 +50,7 @@ class Limits:
 
     lobbies_per_user: int = 3
     lobbies_per_server: int = 25
+    vacation_days: int = 30  # a year's vacation days per player (VACATION_DAYS)
 
     @classmethod
     def from_env(cls) -> Limits:
@@ -58,7 +59,8 @@ class Limits:
             return int(text) if text.isascii() and text.isdigit() else default
 
         return cls(
-            number("LOBBIES_PER_USER", cls.lobbies_per_user), number("LOBBIES_PER_SERVER", cls.lobbies_per_server)
+            number("LOBBIES_PER_USER", cls.lobbies_per_user), number("LOBBIES_PER_SERVER", cls.lobbies_per_server),
+            number("VACATION_DAYS", cls.vacation_days),
         )
 
 
@@ -198,6 +200,34 @@ class GameService(Lobbies, Turns, Clock):
         if caller(who).kind != "system":
             raise ServiceError(_("only the bot reads another player's settings"))
         return await self.store.player_settings(validate.user_id(user_id))
+
+    async def vacation(self, who: Caller, name: str, days: int) -> datetime | None:
+        """Go away for ``days`` (0: come back now): the deadline clock neither reminds nor times out
+        the player's turns meanwhile, in every game, and a turn waiting for them starts over when
+        they are back. At most ``limits.vacation_days`` a year. Returns until when (None: back)."""
+        who, name = caller(who), validate.display_name(name)
+        if not validate.is_int(days) or not 0 <= days <= 366:
+            raise validate.InvalidInput(_("a vacation is a number of days"))
+        now = self.clock()
+        until, taken = await self.store.vacation(who.user_id)
+        year = str(now.year)
+        if days == 0:
+            if until is not None and until > now:  # back early: the days not taken are given back,
+                taken[year] = max(0, taken.get(year, 0) - (until - now).days)
+                await self.store.set_vacation(who.user_id, name, now, taken, now)  # and turns start now
+            return None
+        if until is not None and until > now:
+            raise ServiceError(_("you are already on vacation (end it with days:0 first)"))
+        allowance = self.limits.vacation_days - taken.get(year, 0)
+        if days > allowance:
+            raise ServiceError(
+                ngettext("you have {n} vacation day left this year", "you have {n} vacation days left this year",
+                         max(0, allowance)).format(n=max(0, allowance))
+            )  # fmt: skip
+        taken[year] = taken.get(year, 0) + days
+        until = now + timedelta(days=days)
+        await self.store.set_vacation(who.user_id, name, until, taken, now)
+        return until
 
     async def forget_me(self, who: Caller) -> int:
         """Remove the caller's name and settings everywhere (``/carc forget-me``): they become

@@ -271,6 +271,17 @@ MIGRATIONS.append(
     )
 )
 
+# Vacations: until when a player's turns wait for them, and the days they took, by year.
+MIGRATIONS.append(
+    (
+        11,
+        """
+        ALTER TABLE players ADD COLUMN vacation_until TEXT;
+        ALTER TABLE players ADD COLUMN vacation_days TEXT NOT NULL DEFAULT '{}';
+        """,
+    )
+)
+
 # PostgreSQL's schema: the same tables, columns and append-only rules as SQLite's at the same
 # version, in PostgreSQL's types (identity keys, bytea, double precision; times stay ISO text and
 # JSON stays text, so both backends store the same values). A new SQLite migration gets its
@@ -469,6 +480,15 @@ POSTGRES_MIGRATIONS.append(
             heartbeat  TEXT NOT NULL,
             info       TEXT NOT NULL
         );
+        """,
+    )
+)
+POSTGRES_MIGRATIONS.append(
+    (
+        11,
+        """
+        ALTER TABLE players ADD COLUMN vacation_until TEXT;
+        ALTER TABLE players ADD COLUMN vacation_days TEXT NOT NULL DEFAULT '{}';
         """,
     )
 )

@@ -597,6 +597,47 @@ class Store:
             return {"dm_turns": False, "language": "en"}
         return {"name": rows[0][0], "dm_turns": bool(rows[0][1]), "language": rows[0][2]}
 
+    async def vacation(self, user_id: str) -> tuple[datetime | None, dict[str, int]]:
+        """(until when the player is away, or None; the vacation days they took, by year)."""
+        rows = await self._read("SELECT vacation_until, vacation_days FROM players WHERE user_id = ?", (user_id,))
+        if not rows:
+            return None, {}
+        try:
+            days = json.loads(rows[0][1])
+        except (TypeError, ValueError):
+            days = {}
+        return parse_time(rows[0][0]), days if isinstance(days, dict) else {}
+
+    async def set_vacation(
+        self, user_id: str, name: str, until: datetime | None, days: dict[str, int], now: datetime
+    ) -> None:
+        async def body(tx: Tx) -> None:
+            await tx.execute(
+                "INSERT INTO players (user_id, name, created_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name",
+                (user_id, name, iso(now)),
+            )
+            await tx.execute(
+                "UPDATE players SET vacation_until = ?, vacation_days = ? WHERE user_id = ?",
+                (iso(until) if until else None, json.dumps(days), user_id),
+            )
+
+        await self._write(body)
+
+    async def restart_turn(self, game_id: int, version: int, at: datetime) -> bool:
+        """Start the turn at ``version`` over at ``at`` (a player back from vacation gets their whole
+        time from then); False if the turn moved on meanwhile."""
+
+        async def body(tx: Tx) -> bool:
+            changed = await tx.execute(
+                "UPDATE games SET turn_started_at = ?, reminded = 0, revision = revision + 1"
+                " WHERE id = ? AND version = ? AND status = 'active'",
+                (iso(at), game_id, version),
+            )
+            return changed == 1
+
+        return await self._write(body, game_id)
+
     async def forget_player(self, user_id: str, name_in: Callable[[GameRow, int], str]) -> list[int]:
         """Remove what names ``user_id``: their settings row, and their name wherever it is kept:
         seats, each game's setup, result and move log (the log opened for this one rewrite, in

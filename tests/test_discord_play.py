@@ -285,3 +285,15 @@ async def test_the_final_post_offers_a_rematch_that_opens_a_seated_lobby(tmp_pat
         started = await h.click(bob, lobby, "Start")
         assert "has started" in started.text
         clean(h)
+
+
+async def test_carc_vacation_answers_privately(tmp_path):
+    ann = User(770, "Ann")
+    async with running(tmp_path, [ann]) as (h, channel, _):
+        answer = await h.slash(ann, channel, "carc vacation", days=3)
+        assert answer.private and "You are on vacation until <t:" in answer.text and answer.public == []
+        answer = await h.slash(ann, channel, "carc vacation", days=3)
+        assert "already on vacation" in answer.text
+        answer = await h.slash(ann, channel, "carc vacation", days=0)
+        assert "Welcome back" in answer.text
+        clean(h)

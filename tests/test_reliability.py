@@ -550,27 +550,28 @@ async def test_finished_and_aborted_games_leave_the_cache_and_it_is_bounded(env,
 async def test_a_database_with_text_snapshots_upgrades_and_its_games_load(tmp_path, monkeypatch):
     """Before migration 6 a snapshot was base64 in JSON text: the migration drops them (a
     cache), and each game's next load replays its log and writes a snapshot of bytes."""
-    path = tmp_path / "old.db"
-    db = await open_database(path)
+    import sqlite3
+
+    import storage.sqlite
+
+    path, current = tmp_path / "old.db", tmp_path / "current.db"
+    monkeypatch.setattr(storage.sqlite, "MIGRATIONS", [m for m in MIGRATIONS if m[0] <= 5])
+    await (await open_database(path)).close()  # a database as schema 5 left it
+    monkeypatch.undo()
+    db = await open_database(current)  # a game played by this code...
     service = GameService(Store(db), Clock(), new_seed=itertools.count(1).__next__)
     gid, view = await open_game(service, seed=4)
     while view.version < 12:
         view = (await play_turn(service, view)).turn
-    # The database as schema 5 left it: text snapshots, none of the later columns and tables.
-    await sql(
-        service,
-        "DROP TABLE snapshots",
-        "CREATE TABLE snapshots (game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,"
-        " seq INTEGER NOT NULL, engine_version TEXT NOT NULL, state TEXT NOT NULL)",
-        f"""INSERT INTO snapshots VALUES ({gid}, 10, '1', '{{"state": 1, "seq": 10, "data": "gAU="}}')""",
-        "ALTER TABLE games DROP COLUMN clock_holder",
-        "ALTER TABLE games DROP COLUMN clock_until",
-        "ALTER TABLE games DROP COLUMN revision",
-        "DROP TABLE claims",
-        "DROP TABLE instances",
-        "PRAGMA user_version = 5",
-    )
     await db.close()
+    raw = sqlite3.connect(path)  # ... its rows as schema 5 held them, with a snapshot as text
+    raw.execute("ATTACH DATABASE ? AS current", (str(current),))
+    for table in ("games", "seats", "moves"):
+        columns = ", ".join(row[1] for row in raw.execute(f"PRAGMA main.table_info({table})"))
+        raw.execute(f"INSERT INTO main.{table} ({columns}) SELECT {columns} FROM current.{table}")
+    raw.execute("INSERT INTO snapshots VALUES (?, 10, '1', ?)", (gid, '{"state": 1, "seq": 10, "data": "gAU="}'))
+    raw.commit()
+    raw.close()
 
     db = await open_database(path)
     try:

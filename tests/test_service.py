@@ -437,3 +437,25 @@ async def test_stats_count_a_players_finished_games_in_this_server_with_points_b
     elsewhere = await service.stats(as_("u2", "g2"), "u1")
     assert elsewhere.games == 1 and elsewhere.average == finished[2]["Ann"]
     assert (await service.stats(as_("u1"), "u9")).games == 0
+
+
+async def test_a_vacation_pauses_a_players_turn_and_it_starts_over_when_they_are_back(env):
+    service, clock, _ = env
+    gid, view = await two_humans(service, turn_limit=3600, timeout_policy="forfeit")
+    away = await service.vacation(as_(view.user_id), view.player, 2)
+    assert away == clock.now + timedelta(days=2)
+    clock.now += timedelta(hours=5)  # long past the hour the turn had
+    assert await service.tick() == []  # no reminder, no timeout: the turn waits
+    waiting = await service.turn(SYSTEM, gid)
+    assert waiting.started_at == away and waiting.deadline == away + timedelta(hours=1)
+    clock.now = away + timedelta(minutes=50)  # back, and three quarters of the hour gone: a reminder
+    assert [n.kind for n in await service.tick()] == ["reminder"]
+    clock.now = away + timedelta(minutes=61)
+    assert [n.kind for n in await service.tick()] == ["timeout"]
+    with pytest.raises(ServiceError, match="vacation days left this year"):
+        await service.vacation(as_(view.user_id), view.player, 29)  # 2 of 30 taken
+    assert await service.vacation(as_(view.user_id), view.player, 28) is not None
+    with pytest.raises(ServiceError, match="already on vacation"):
+        await service.vacation(as_(view.user_id), view.player, 1)
+    assert await service.vacation(as_(view.user_id), view.player, 0) is None  # back early: days given back
+    assert await service.vacation(as_(view.user_id), view.player, 27) is not None
