@@ -89,7 +89,6 @@ async def copy_database(
             rows = await source.fetch(select, (BATCH, done))
             if not rows:
                 break
-
             await target.transaction(_writer(upsert, [_value_row(table, row) for row in rows]))
             done += len(rows)
             if progress is not None:
@@ -100,7 +99,7 @@ async def copy_database(
             if table.identity:
                 await target.execute(
                     f"SELECT setval(pg_get_serial_sequence('{table.name}', 'id'),"
-                    f" greatest((SELECT max(id) FROM {table.name}), 1))"
+                    f" (SELECT coalesce(max(id), 0) + 1 FROM {table.name}), false)"
                 )
     return counts
 
