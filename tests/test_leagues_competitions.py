@@ -548,3 +548,22 @@ async def test_two_processes_ticking_at_a_deadline_rule_each_match_once(env):
     assert sum("both players lose it" in line or "is awarded" in line for line in said) == 2
     assert sum("round 2 of 2" in line for line in said) == 1
     assert len([f for f in await leagues.store.fixtures(league.id, season) if f.round == 2]) == 2
+
+
+async def test_a_player_on_vacation_is_not_ruled_against_before_a_turns_time_back(env):
+    games, leagues, clock, notices, db = env
+    league = await members(leagues, 2)
+    rules = CompetitionRules(format="swiss", rounds=1, window_hours=48, turn_limit=24 * 3600)
+    season = await leagues.start_season(BOSS, league.id, rules)
+    await leagues.kickoff(BOSS, league.id)
+    (match,) = await leagues.progress(anyone("g1"), league.id)
+    mover = (await games.turn(anyone("g1"), match.games[0])).user_id
+    back = await games.vacation(as_(mover, "g1"), "Away", 3)  # past the 48 h window
+    clock.now += timedelta(hours=49)
+    assert await leagues.tick() == []  # the window closed while they were away: no ruling yet
+    clock.now = back + timedelta(hours=23)
+    assert await leagues.tick() == []  # back, with a turn's time to play
+    clock.now = back + timedelta(hours=25)
+    ruled = await leagues.tick()
+    assert ruled and "is awarded the match" in ruled[0].lines[0]
+    assert [e.kind for e in await leagues.store.match_log(league.id, season)] == ["deadline"]

@@ -616,6 +616,10 @@ class LeagueCore:
                     view = None
                 if view is not None and not view.finished:
                     staller, stalled = view.user_id, game_id
+            if staller is not None:
+                back, _taken = await self.games.store.vacation(staller)
+                if back is not None and back > fixture.opens_at and now < back + timedelta(seconds=rules.turn_limit):
+                    continue  # away during the window: ruled only once they have had a turn's time back
             winner = None
             if staller is None:
                 reason = "the match window closed before the match could be played"
@@ -647,7 +651,8 @@ class LeagueCore:
             await self._abort(game_id)
         async with self._lock(league.id):
             following = await self._after_decision(league, competition)
-        return [notice] + ([following] if following is not None else [])
+        ruled = [notice] if notice.lines else []  # every due match may have been left to wait
+        return ruled + ([following] if following is not None else [])
 
     @_contained
     async def override(
