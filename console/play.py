@@ -190,7 +190,8 @@ async def _preview(service: GameService, view: TurnView, move: dict, folder: Pat
     png = await service.picture(
         _player(view), preview_png, view.game_id, move["x"], move["y"], move.get("castle"), move.get("rot")
     )
-    path.write_bytes(png)
+    if png:  # none when the stored game has moved past the placement
+        path.write_bytes(png)
     return path
 
 

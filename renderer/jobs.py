@@ -135,7 +135,10 @@ def preview_png(
     """The drawn tile (or a castle of the player's hand) at (x, y) in each legal rotation, or in
     the chosen one."""
     with speaking(translations(language)):
-        return png_bytes(render_preview(game_of(record), x, y, castle=castle, rot=rot))
+        try:
+            return png_bytes(render_preview(game_of(record), x, y, castle=castle, rot=rot))
+        except ValueError:  # the stored game has moved past that placement: no preview, not a failure
+            return b""
 
 
 def story_png(record: dict[str, Any], game_id: int, *, language: str = "en") -> bytes:

@@ -225,6 +225,11 @@ def test_picture_jobs_take_plain_data_and_key_the_cache_by_the_whole_record():
     assert jobs.board_png(record, [0, 0, 2])[:4] == b"\x89PNG"
     (x, y) = next(iter(game.legal_placements()))
     assert jobs.preview_png(record, x, y)[:4] == b"\x89PNG"
+    # Once the stored game has moved past the placement (a panel a step behind), no preview: no failure.
+    rot = game.legal_placements()[(x, y)][0]
+    placed = game.clone()
+    placed.apply({"type": "tile", "x": x, "y": y, "rot": rot})
+    assert jobs.preview_png(placed.to_json(), x, y, None, rot) == b""
     # Same JSON length and move count, different game (a player renamed): a different key and game.
     renamed = json.loads(json.dumps(record).replace("Player0", "Player7"))
     assert len(json.dumps(renamed)) == len(json.dumps(record))
