@@ -58,6 +58,12 @@ _READ_SNAPSHOT = {
 }
 
 
+# A player's row, created on first use; their name kept current.
+_SAVE_PLAYER = (
+    "INSERT INTO players (user_id, name, created_at) VALUES (?, ?, ?)"
+    " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name"
+)
+
 # Every change to a game's row or seats counts one more revision: what a process sharing the
 # database reads to tell whether its cached game is still current (GameLog.load).
 _BUMP = "UPDATE games SET revision = revision + 1 WHERE id = ?"
@@ -612,11 +618,7 @@ class Store:
         self, user_id: str, name: str, until: datetime | None, days: dict[str, int], now: datetime
     ) -> None:
         async def body(tx: Tx) -> None:
-            await tx.execute(
-                "INSERT INTO players (user_id, name, created_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name",
-                (user_id, name, iso(now)),
-            )
+            await tx.execute(_SAVE_PLAYER, (user_id, name, iso(now)))
             await tx.execute(
                 "UPDATE players SET vacation_until = ?, vacation_days = ? WHERE user_id = ?",
                 (iso(until) if until else None, json.dumps(days), user_id),
@@ -712,11 +714,7 @@ class Store:
         self, user_id: str, name: str, now: datetime, dm_turns: bool | None = None, language: str | None = None
     ) -> None:
         async def body(tx: Tx) -> None:
-            await tx.execute(
-                "INSERT INTO players (user_id, name, created_at) VALUES (?, ?, ?)"
-                " ON CONFLICT (user_id) DO UPDATE SET name = excluded.name",
-                (user_id, name, iso(now)),
-            )
+            await tx.execute(_SAVE_PLAYER, (user_id, name, iso(now)))
             if dm_turns is not None:
                 await tx.execute("UPDATE players SET dm_turns = ? WHERE user_id = ?", (int(dm_turns), user_id))
             if language is not None:
