@@ -15,6 +15,7 @@ from cogs.leagues import Leagues
 from cogs.lobby import (
     AddComputerSelect,
     CastlesSelect,
+    ClockSelect,
     LanguageSelect,
     Lobby,
     LobbyButton,
@@ -87,7 +88,7 @@ class CarcBot(commands.AutoShardedBot):
         # Buttons and selects of old messages keep working after a restart.
         self.add_dynamic_items(
             LobbyButton, SetsSelect, AddComputerSelect, CastlesSelect, LanguageSelect, TakeTurnButton, PanelButton,
-            PanelSelect, RematchButton,
+            PanelSelect, RematchButton, ClockSelect,
         )
         tune_gc()  # started: no pause of the collector walks the cached games at every turn
         metrics.serve(self)  # METRICS_PORT set: the Prometheus endpoint

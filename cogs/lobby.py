@@ -33,6 +33,7 @@ from engine.language import N_, _, sentence
 from engine.words import tile_name
 from locales import LANGUAGES
 from service import Caller, LobbyOptions, ServiceError
+from service.timecontrol import PER_TURN, PRESETS, BadTimeControl, canonical, parse
 from storage import GameRow
 
 log = logging.getLogger(__name__)
@@ -58,6 +59,9 @@ def _lobby_view(row: Any) -> discord.ui.View:
             view.add_item(CastlesSelect(row.id))
         if not league:
             view.add_item(LanguageSelect(row.id, game_language(row)))
+            menus = sum(isinstance(getattr(c, "item", c), discord.ui.Select) for c in view.children)
+            if menus < 4:  # Discord's five rows: the buttons, four menus (chosen castles take the last)
+                view.add_item(ClockSelect(row.id, row.options.get("time_control", PER_TURN)))
     return view
 
 
@@ -210,6 +214,28 @@ class LanguageSelect(
         return service.set_options(who, self.game_id, language=(values or ["en"])[0][:10])
 
 
+class ClockSelect(LobbyMenu, discord.ui.DynamicItem[discord.ui.Select], template=r"carc:clock:(?P<game>\d{1,18})"):
+    """The game's time control: a limit per turn, or a time bank (presets; ``/carc new clock:``
+    takes any other)."""
+
+    KIND = "clock"
+
+    def __init__(self, game_id: int, chosen: str = PER_TURN) -> None:
+        presets = list(PRESETS) + ([chosen] if chosen not in PRESETS else [])
+        options = [
+            discord.SelectOption(
+                label=_("A limit per turn") if p == PER_TURN else _("Time bank {bank}").format(bank=p),
+                value=p, default=p == chosen,
+                description=None if p == PER_TURN else present.time_bank_words(parse(p))[:100],  # type: ignore[arg-type]
+            )
+            for p in presets
+        ]  # fmt: skip
+        super().__init__(game_id, _("Time control"), options)
+
+    def change(self, service: Any, who: Caller, values: list[str]) -> Awaitable[GameRow]:
+        return service.set_options(who, self.game_id, time_control=(values or [PER_TURN])[0][:40])
+
+
 class RematchButton(
     Localised, discord.ui.DynamicItem[discord.ui.Button], template=r"carc:rematch:(?P<game>\d{1,18})"
 ):
@@ -293,6 +319,7 @@ class Lobby(PhaseCog):
         computers="Computer players to seat at once (more can be added in the lobby)",
         level="How well the computer players play",
         hints="Allow /carc hint: what the hard computer would play (off by default)",
+        clock="per-turn, or a time bank: 3d+12h cap 5d (slow), 15m+30s (live)",
     )
     @app_commands.choices(
         level=[app_commands.Choice(name=name, value=name) for name in LEVELS],
@@ -308,7 +335,7 @@ class Lobby(PhaseCog):
         self, interaction: discord.Interaction, sets: str = "base", players: app_commands.Range[int, 2, 6] = 5,
         turn_hours: app_commands.Range[int, 0, 336] = 24, timeout: str = "skip", castles: str = "dealt",
         language: str | None = None, computers: app_commands.Range[int, 0, 5] = 0, level: str = "normal",
-        hints: bool = False,
+        hints: bool = False, clock: str = PER_TURN,
     ) -> None:  # fmt: skip
         missing = missing_permissions(interaction)
         if missing:
@@ -316,7 +343,7 @@ class Lobby(PhaseCog):
         options = LobbyOptions(
             sets=[s.strip().lower()[:20] for s in sets.split(",")[:10] if s.strip()], max_players=players,
             turn_limit=turn_hours * 3600, timeout_policy=timeout, castles=castles,
-            language=language or server_language(interaction), hints=hints,
+            language=language or server_language(interaction), hints=hints, time_control=clock[:40],
         )  # fmt: skip
         who = caller_of(interaction)
         row = await self.service.create_lobby(who, interaction.user.display_name, options, str(interaction.channel_id))
@@ -327,6 +354,16 @@ class Lobby(PhaseCog):
         )
         message = await interaction.original_response()
         await self.service.attach(who, row.id, lobby_message=str(message.id))
+
+    @new.autocomplete("clock")
+    async def clock_choices(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The presets, and what is typed once it reads as a time control."""
+        choices = [p for p in PRESETS if current.lower().replace(" ", "") in p.replace(" ", "")]
+        with contextlib.suppress(BadTimeControl):
+            typed = canonical(current[:40])
+            if current.strip() and typed not in choices:
+                choices.insert(0, typed)
+        return [app_commands.Choice(name=c, value=c) for c in choices[:25]]
 
     @carc.command(name="abort", description="Stop a game for good (server managers, or the lobby's creator)")
     async def abort(self, interaction: discord.Interaction, game: int | None = None) -> None:

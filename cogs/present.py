@@ -20,6 +20,8 @@ from engine.words import tile_name
 from locales import LANGUAGES
 from renderer.palette import PLAYER_NAMES
 from service import TurnView
+from service.timecontrol import PER_TURN, TimeControl, spoken_duration
+from service.timecontrol import parse as parse_time_control
 from storage.store import GameRow
 
 # The sets' names (English here: the slash command's choices; ``set_name`` words them for a message).
@@ -110,6 +112,29 @@ def scores_line(view: TurnView) -> str:
     return " · ".join(f"{COLOUR_SQUARES[i % 6]} {safe(n, 40)} {s}" for i, (n, s) in enumerate(view.scores.items()))
 
 
+def clocks_line(view: TurnView) -> str:
+    """ "🟥 Ann 2d 4h · 🟦 Bob 5d": each player's time bank, in seat order."""
+    return " · ".join(
+        f"{COLOUR_SQUARES[i % 6]} {safe(n, 40)} {spoken_duration(left)}"
+        for i, (n, left) in enumerate((view.clocks or {}).items())
+    )
+
+
+def clock_words(view: TurnView) -> list[str] | None:
+    """Each player's time bank as the turn picture's legend writes it ("2d 4h"), in seat order."""
+    if view.clocks is None:
+        return None
+    with speak(view.language):
+        return [spoken_duration(left) for left in view.clocks.values()]
+
+
+def time_bank_words(bank: TimeControl) -> str:
+    """ "3d to start, +12h a turn, at most 5d" (a time bank, for the lobby and the league)."""
+    return _("{initial} to start, +{increment} a turn, at most {cap}").format(
+        initial=spoken_duration(bank.initial), increment=spoken_duration(bank.increment), cap=spoken_duration(bank.cap)
+    )
+
+
 def lobby_embed(row: GameRow) -> discord.Embed:
     """The lobby message (public: in the game's language)."""
     with speak(game_language(row)):
@@ -131,7 +156,10 @@ def _lobby_embed(row: GameRow) -> discord.Embed:
         name=_("Players ({seated}/{most})").format(seated=len(row.seats), most=opts.get("max_players", "?")),
         value=clip(seated, 1024),
     )
-    if limit >= 3600:
+    bank = parse_time_control(opts.get("time_control", PER_TURN))
+    if bank is not None:
+        rules = time_bank_words(bank)
+    elif limit >= 3600:
         rules = ngettext("{n} hour per turn", "{n} hours per turn", limit // 3600).format(n=limit // 3600)
     elif limit:
         rules = ngettext("{n} minute per turn", "{n} minutes per turn", limit // 60).format(n=limit // 60)
@@ -143,7 +171,7 @@ def _lobby_embed(row: GameRow) -> discord.Embed:
         limit_text = _("{limit}; then a computer plays the turn").format(limit=rules)
     else:
         limit_text = _("{limit}; then the player forfeits").format(limit=rules)
-    embed.add_field(name=_("Turn limit"), value=limit_text, inline=True)
+    embed.add_field(name=_("Time bank") if bank is not None else _("Turn limit"), value=limit_text, inline=True)
     embed.add_field(name=_("Language"), value=LANGUAGES.get(game_language(row), "English"), inline=True)
     if opts.get("hints") and row.league_id is None:
         embed.add_field(name=_("Hints"), value=_("on: /carc hint shows what the hard computer would play"), inline=True)
@@ -197,10 +225,14 @@ def turn_content(view: TurnView, lines: list[str]) -> str:
     else:
         ask = _("play")
     deadline = " " + _("Ends {when}.").format(when=timestamp(view.deadline)) if view.deadline else ""
+    if view.clocks is not None:
+        deadline = " " + _("Time bank runs out {when}.").format(when=timestamp(view.deadline)) if view.deadline else ""
     head = _("**Turn {turn}** — {player} ({colour}): {question}.").format(
         turn=view.turn, player=who, colour=colour, question=ask
     )
     head += f"{deadline}\n{scores_line(view)}"
+    if view.clocks is not None:
+        head += "\n⏱ " + clocks_line(view)
     return clip((text + "\n\n" if text else "") + head)
 
 

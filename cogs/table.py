@@ -77,7 +77,8 @@ class Table:
                                allowed_mentions=present.NO_PINGS)  # fmt: skip
             return
         legal = {f"{x},{y}": label for (x, y), label in label_cells(list(view.placements)).items()}
-        png = await picture(self.service, turn_png, game_id, legal or None, who=who, language=view.language)
+        clocks = present.clock_words(view)
+        png = await picture(self.service, turn_png, game_id, legal or None, clocks, who=who, language=view.language)
         files = [present.png_file(png, "board.png")] if png else []
         await channel.send(
             present.turn_content(view, lines),

@@ -184,18 +184,19 @@ def turn_frame(game: Game, legal: dict[Cell, str] | None) -> tuple[Frame, int]:
     return frame, len(legal or ()) - shown
 
 
-def render_turn(game: Game, legal: dict[Cell, str] | None = None) -> Image.Image:
+def render_turn(game: Game, legal: dict[Cell, str] | None = None, clocks: list[str] | None = None) -> Image.Image:
     """The picture for the player to move, made to be read 400 px wide on a phone.
 
     The neighbourhood of the legal cells (labelled) and of the last placed tile;
     at 400 px wide a tile is >= 40 px, labels >= 11 px, followers >= 14 px.
     Legal cells that do not fit are counted in the legend (``/carc board`` shows them all).
+    ``clocks``: each player's time bank as words ("2d 4h"), shown after their score.
     """
     frame, left_out = turn_frame(game, legal)
     shown = {c: v for c, v in (legal or {}).items() if frame.contains(*c)}
     img = draw_area(game, frame, shown, game.board.placements, True, figures_too=True, both_sides=False)
     note = _("+{n} more cells: /carc board").format(n=left_out) if left_out else ""
-    return with_legend(img, game, TURN_TEXT, note=note, pad=int(6 * TURN_SCALE))
+    return with_legend(img, game, TURN_TEXT, note=note, pad=int(6 * TURN_SCALE), clocks=clocks)
 
 
 def draw_area(
@@ -314,24 +315,34 @@ def _advance(text: str, size: int) -> float:
     return font(size).getlength(text)
 
 
-def with_legend(img: Image.Image, game: Game, text: int, note: str = "", pad: int = 8) -> Image.Image:
-    """The picture with a legend band below: each player's mark, colour, name, score; who acts."""
-    band = legend_band(game, img.width, text, note, pad)
+def with_legend(
+    img: Image.Image, game: Game, text: int, note: str = "", pad: int = 8, clocks: list[str] | None = None
+) -> Image.Image:
+    """The picture with a legend band below: each player's mark, colour, name, score (and time
+    bank); who acts."""
+    band = legend_band(game, img.width, text, note, pad, clocks=clocks)
     out = Image.new("RGB", (img.width, img.height + band.height), pal.MARGIN_BG)
     out.paste(img, (0, 0))
     out.paste(band, (0, img.height))
     return out
 
 
-def legend_band(game: Game, width: int, text: int, note: str = "", pad: int = 8, score_digits: int = 0) -> Image.Image:
+def legend_band(
+    game: Game, width: int, text: int, note: str = "", pad: int = 8, score_digits: int = 0,
+    clocks: list[str] | None = None,
+) -> Image.Image:  # fmt: skip
     """The legend alone, ``width`` wide: the turn (or game over), then each player's entry.
 
     ``score_digits`` reserves room for scores that long, so that every frame of a
-    replay has the same layout (digits all have the same width).
+    replay has the same layout (digits all have the same width). ``clocks``: each player's time
+    bank in words, written after their score.
     """
     row = int(text * 1.6)
     lines = legend_lines(game)
-    names = [text_stamp(name, text)[0].width for name in game.players]
+    clocks = clocks if clocks is not None and len(clocks) == len(game.players) else None
+    names = [
+        text_stamp(name + (f"  {clocks[i]}" if clocks else ""), text)[0].width for i, name in enumerate(game.players)
+    ]
     gap = text // 2
     room = text_stamp("0" * score_digits, text)[0].width if score_digits else 0
     widest = max(w + gap + max(room, text_stamp(str(game.scores[i]), text)[0].width) for i, w in enumerate(names))
@@ -355,7 +366,9 @@ def legend_band(game: Game, width: int, text: int, note: str = "", pad: int = 8,
     top -= row
     col_w = (width - 2 * pad) // per_row
     for k, (i, _label, acting) in enumerate(lines):
-        entry = _legend_entry(game.players[i], game.scores[i], i, acting, text, min(col_w, entry_w))
+        entry = _legend_entry(
+            game.players[i], game.scores[i], i, acting, text, min(col_w, entry_w), clocks[i] if clocks else ""
+        )
         out.paste(entry, (pad + (k % per_row) * col_w, top + row * (1 + k // per_row)))
     return out
 
@@ -392,8 +405,10 @@ def placed_figures(game: Game) -> list[Figure]:
 
 
 @functools.lru_cache(maxsize=1024)
-def _legend_entry(name: str, score: int, player: int, acting: bool, text: int, width: int) -> Image.Image:
-    """One player's legend entry (turn mark, follower, name, score), drawn once:
+def _legend_entry(
+    name: str, score: int, player: int, acting: bool, text: int, width: int, clock: str = ""
+) -> Image.Image:
+    """One player's legend entry (turn mark, follower, name, score, time bank), drawn once:
     every frame of a replay repeats the same few."""
     row = int(text * 1.6)
     out = Image.new("RGB", (width, row), pal.MARGIN_BG)
@@ -404,7 +419,9 @@ def _legend_entry(name: str, score: int, player: int, acting: bool, text: int, w
         )
     figures.meeple(draw, row * 0.55, row / 2, row * 0.8, player)
     name_w = put_text(out, row * 1.2, row / 2, name, text)
-    put_text(out, row * 1.2 + name_w + text // 2, row / 2, str(score), text)
+    score_w = put_text(out, row * 1.2 + name_w + text // 2, row / 2, str(score), text)
+    if clock:
+        put_text(out, row * 1.2 + name_w + score_w + text, row / 2, clock, int(text * 0.85))
     return out
 
 

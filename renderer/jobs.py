@@ -97,10 +97,13 @@ def _cells(legal: dict[str, str] | None) -> dict[tuple[int, int], str] | None:
 
 
 # Each job takes ``language``: the words inside the picture (legend, notes, labels) are in it.
-def turn_png(record: dict[str, Any], legal: dict[str, str] | None, *, language: str = "en") -> bytes:
-    """The turn picture (``render_turn``); ``legal`` maps "x,y" to a cell label."""
+def turn_png(
+    record: dict[str, Any], legal: dict[str, str] | None, clocks: list[str] | None = None, *, language: str = "en"
+) -> bytes:
+    """The turn picture (``render_turn``); ``legal`` maps "x,y" to a cell label; ``clocks``: each
+    player's time bank in words, in seat order (a time-bank game)."""
     with speaking(translations(language)):
-        return png_bytes(render_turn(game_of(record), _cells(legal)))
+        return png_bytes(render_turn(game_of(record), _cells(legal), clocks))
 
 
 def board_png(record: dict[str, Any], region: Any = None, *, language: str = "en") -> bytes:

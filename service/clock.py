@@ -25,7 +25,7 @@ from service import validate
 from service.announce import announce, game_language, in_language
 from service.caller import Caller
 from service.core import ServiceCore
-from service.gamelog import AlreadyPlayed
+from service.gamelog import AlreadyPlayed, turn_seconds
 from service.turns import AUTO_USER
 from service.validate import ServiceError
 from service.views import Notice
@@ -145,8 +145,8 @@ class Clock(ServiceCore):
                 turn = await self.turn(system, game_id)
                 return Notice("moved", game_id, row.guild_id, actor_id, actor,
                               announce(events, game_language(row)), turn)  # fmt: skip
-            limit = row.options.get("turn_limit", 0)
-            if not limit or row.turn_started_at is None:
+            limit = turn_seconds(row)  # the turn limit, or the player's time bank
+            if row.turn_started_at is None or (not limit and row.clocks is None):
                 return None
             away, _taken = await self.store.vacation(actor_id)
             if away is not None and away > row.turn_started_at:
@@ -164,11 +164,11 @@ class Clock(ServiceCore):
             due = now >= row.turn_started_at + timedelta(seconds=limit * 3 / 4)
             if not row.reminded and due and await self.store.mark_reminded(game_id, row.version):
                 with in_language(game_language(row)):
-                    lines = [
-                        _("{player}, your turn in game #{id} ends in {duration}.").format(
-                            player=actor, id=game_id, duration=_duration(deadline - now)
-                        )
-                    ]
+                    if row.clocks is not None:
+                        said = _("{player}, your time bank in game #{id} runs out in {duration}.")
+                    else:
+                        said = _("{player}, your turn in game #{id} ends in {duration}.")
+                    lines = [said.format(player=actor, id=game_id, duration=_duration(deadline - now))]
                 return Notice("reminder", game_id, row.guild_id, actor_id, actor, lines)
             return None
 
@@ -221,18 +221,23 @@ def _duration(delta: timedelta) -> str:
     return ngettext("{n} hour", "{n} hours", minutes // 60).format(n=minutes // 60)
 
 
-def _due(clock: tuple[int, str | None, str, int], now: datetime) -> bool:
-    """Whether an active game's turn clock (id, turn start, options JSON, reminded) has its
-    reminder or its timeout due; a row that does not read is due (its load says what is wrong)."""
-    _game_id, started_text, options_text, reminded = clock
+def _due(clock: tuple[int, str | None, str, int, str | None], now: datetime) -> bool:
+    """Whether an active game's turn clock (id, turn start, options JSON, reminded, banks JSON)
+    has its reminder or its timeout due; a row that does not read is due (its load says what is
+    wrong)."""
+    _game_id, started_text, options_text, reminded, banks_text = clock
     try:
-        limit = json.loads(options_text).get("turn_limit", 0)
+        if banks_text is not None:  # a time bank: the time left to the player to move
+            banks = json.loads(banks_text)
+            limit = banks["left"][banks["actor"]]
+        else:
+            limit = json.loads(options_text).get("turn_limit", 0)
         started = parse_time(started_text)
-    except (TypeError, ValueError, AttributeError, RecursionError):
+    except (TypeError, ValueError, AttributeError, RecursionError, KeyError, IndexError):
         return True
     if not validate.is_int(limit) or limit < 0:
         return True
-    if not limit or started is None:
+    if started is None or (not limit and banks_text is None):
         return False
     if started.tzinfo is None:
         return True

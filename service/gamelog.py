@@ -24,7 +24,7 @@ from engine import ENGINE_VERSION, Game, snapshot
 from engine.language import _
 from engine.record import BadRecord, check, load
 from engine.snapshot import STATE_FORMAT, BadSnapshot
-from service import validate
+from service import timecontrol, validate
 from service.validate import ServiceError
 from storage import Conflict, GameRow, NotFound, Store
 from storage.store import Corrupted, Loaded, iso, move_text, parse_time
@@ -214,13 +214,14 @@ class GameLog:
         for n, (_user, move) in enumerate(entries, start=row.version):
             log_hash.update((("\n" if n else "") + move_text(move)).encode())
         version = row.version + len(entries)
+        clocks = _charged(row, before, after, now) if new_turn and not after.finished else None
         snapshot = None
         if after.finished or version // SNAPSHOT_EVERY > row.version // SNAPSHOT_EVERY:
             setup = {k: v for k, v in row.setup.items() if k != "users"}  # type: ignore[union-attr]
             snapshot = (ENGINE_VERSION, _snapshot_blob(after, setup, log_hash.hexdigest()))
         try:
             version, revision = await self.store.append_moves(
-                row.id, row.version, entries, now, new_turn, result, snapshot
+                row.id, row.version, entries, now, new_turn, result, snapshot, clocks
             )
         except Conflict:
             self.forget(row.id)
@@ -232,6 +233,7 @@ class GameLog:
             stored = dataclasses.replace(row, version=version)
             if new_turn:  # as the row now reads back: the time to the second, no reminder yet
                 stored.turn_started_at, stored.reminded = parse_time(iso(now)), 0
+                stored.clocks = clocks or stored.clocks
             self.after_own_write(row.id, stored, revision)
         if after.finished:
             for listener in self.finished_listeners:
@@ -239,6 +241,27 @@ class GameLog:
                     await listener(row.id)
                 except Exception:  # a listener's failure must not undo a stored move
                     log.exception("after game #%s ended", row.id)
+
+
+def _charged(row: GameRow, before: Game, after: Game, now: datetime) -> dict[str, Any] | None:
+    """A time-bank game's banks once ``before.actor``'s turn ended at ``now``: the time since the
+    turn began taken from their bank, the increment added (once: this is the versioned write).
+    Turns played inside the same commit (computers replying at once) took no time."""
+    control = timecontrol.parse(row.options.get("time_control", timecontrol.PER_TURN))
+    if control is None or row.clocks is None:
+        return None
+    left = list(row.clocks["left"])
+    spent = (now - row.turn_started_at).total_seconds() if row.turn_started_at is not None else 0.0
+    left[before.actor] = control.charge(left[before.actor], spent)
+    return {"left": left, "actor": after.actor}
+
+
+def turn_seconds(row: GameRow) -> int:
+    """How long the player to move has for this turn, from its start: their bank in a time-bank
+    game, else the game's turn limit (0: no limit)."""
+    if row.clocks is not None:
+        return int(row.clocks["left"][row.clocks["actor"]])
+    return int(row.options.get("turn_limit", 0))
 
 
 def _result(row: GameRow, game: Game) -> dict[str, Any]:
@@ -269,6 +292,20 @@ def _check_row(row: GameRow) -> None:
         raise GameCorrupted(f"{fail}: its turn limit is not a number of seconds")
     if row.options.get("timeout_policy", "skip") not in TIMEOUT_POLICIES:
         raise GameCorrupted(f"{fail}: its timeout policy is unknown")
+    try:
+        control = timecontrol.parse(row.options.get("time_control", timecontrol.PER_TURN))
+    except timecontrol.BadTimeControl:
+        raise GameCorrupted(f"{fail}: its time control is unknown") from None
+    if control is not None or row.clocks is not None:
+        banks: Any = (row.clocks or {}).get("left")
+        actor: Any = (row.clocks or {}).get("actor")
+        cap = control.cap if control is not None else -1
+        if (
+            not isinstance(banks, list) or len(banks) != len(players)
+            or not all(validate.is_int(b) and 0 <= b <= cap for b in banks)
+            or not validate.is_int(actor) or not 0 <= actor < len(players)
+        ):  # fmt: skip
+            raise GameCorrupted(f"{fail}: its time banks are damaged")
 
 
 def _parse_log(row: GameRow, log_rows: list[tuple[int, str, str]]) -> list[dict[str, Any]]:

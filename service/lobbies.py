@@ -22,6 +22,7 @@ from service.announce import announce, game_language, in_language
 from service.caller import Caller, caller
 from service.core import ServiceCore
 from service.gamelog import TIMEOUT_POLICIES
+from service.timecontrol import PER_TURN, BadTimeControl, canonical, parse, starting_banks
 from service.validate import ServiceError
 from service.views import PlayResult
 from storage import Conflict, GameRow
@@ -48,6 +49,7 @@ class LobbyOptions:
     castles: str = "dealt"  # Castles in Germany: "dealt" with the seed, or "chosen" in the lobby
     language: str = "en"  # of the game's public posts (locales.LANGUAGES)
     hints: bool = False  # /carc hint may be asked (never in a rated game)
+    time_control: str = PER_TURN  # or a time bank, "3d+12h cap 5d" (service/timecontrol.py)
 
     def checked(self, new_seed: Callable[[], int] = new_seed) -> LobbyOptions:
         """Validated options; a missing seed is drawn from ``new_seed``."""
@@ -74,10 +76,15 @@ class LobbyOptions:
             raise ServiceError(_("the language is one of {languages}").format(languages=", ".join(LANGUAGES)))
         if not isinstance(self.hints, bool):
             raise validate.InvalidInput(_("hints are on or off"))
+        try:
+            time_control = canonical(self.time_control)
+        except BadTimeControl as exc:
+            raise ServiceError(str(exc)) from None
         seed = self.seed if self.seed is not None else new_seed()
         return LobbyOptions(
-            sets, self.max_players, self.turn_limit, self.timeout_policy, seed, self.castles, self.language, self.hints
-        )
+            sets, self.max_players, self.turn_limit, self.timeout_policy, seed, self.castles, self.language, self.hints,
+            time_control,
+        )  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -89,11 +96,15 @@ class LobbyOptions:
             "castles": self.castles,
             "language": self.language,
             "hints": self.hints,
+            "time_control": self.time_control,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> LobbyOptions:
-        keys = ("sets", "max_players", "turn_limit", "timeout_policy", "seed", "castles", "language", "hints")
+        keys = (
+            "sets", "max_players", "turn_limit", "timeout_policy", "seed", "castles", "language", "hints",
+            "time_control",
+        )  # fmt: skip
         return cls(**{k: data[k] for k in keys if k in data})
 
 
@@ -233,8 +244,10 @@ class Lobbies(ServiceCore):
                 raise ServiceError(str(exc)) from None
             setup = {k: v for k, v in game.to_json().items() if k != "moves"}
             setup["users"] = [s.user_id for s in seats]
+            banks = starting_banks(parse(opts.time_control), len(seats))
+            clocks = None if banks is None else {"left": banks, "actor": game.actor}
             try:
-                await self.store.start_game(game_id, setup, setup["users"], self.clock())
+                await self.store.start_game(game_id, setup, setup["users"], self.clock(), clocks)
             except Conflict as exc:
                 raise ServiceError(str(exc)) from None
             self.log.cache(game_id, 0, game, True)

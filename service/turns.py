@@ -18,7 +18,7 @@ from service import validate
 from service.announce import announce, game_language, in_language
 from service.caller import Caller, caller
 from service.core import ServiceCore
-from service.gamelog import AlreadyPlayed
+from service.gamelog import AlreadyPlayed, turn_seconds
 from service.validate import ServiceError
 from service.views import Ask, Hint, PlayResult, TurnView
 from service.workers import computer_turn, hint_moves
@@ -40,7 +40,7 @@ class Turns(ServiceCore):
              language: str | None = None) -> TurnView:  # fmt: skip
         users = row.setup["users"] if row.setup else []
         finished = game.finished or row.status != "active"
-        limit = row.options.get("turn_limit", 0)
+        limit = turn_seconds(row)
         started = row.turn_started_at
         language = language or game_language(row)
         with in_language(language):
@@ -62,7 +62,18 @@ class Turns(ServiceCore):
             started_at=started,
             deadline=started + timedelta(seconds=limit) if started and limit and not finished else None,
             language=language,
+            clocks=self._clocks_now(row, game) if row.clocks is not None and not finished else None,
         )
+
+    def _clocks_now(self, row: GameRow, game: Game) -> dict[str, int]:
+        """Each player's time bank now: the player to move's bank less the time their turn took so far."""
+        assert row.clocks is not None
+        left = dict(zip(game.players, row.clocks["left"], strict=True))
+        if row.turn_started_at is not None:
+            actor = game.players[row.clocks["actor"]]
+            spent = (self.clock() - row.turn_started_at).total_seconds()
+            left[actor] = max(0, int(left[actor] - max(0.0, spent)))
+        return left
 
     async def ask(self, who: Caller, game_id: int, picks: list[int], version: int | None = None) -> Ask:
         """What the user must decide now, after the picks made so far this turn

@@ -29,6 +29,9 @@ class TurnView:
     started_at: datetime | None
     deadline: datetime | None
     language: str = "en"  # the game's; the question is worded in it (or as asked)
+    # A time-bank game's clocks: each player's time left as the view was made (the player to
+    # move's running down since the turn began); None in a per-turn game.
+    clocks: dict[str, int] | None = None
 
     @property
     def placements(self) -> dict[tuple[int, int], tuple[int, ...]]:

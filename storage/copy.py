@@ -28,13 +28,15 @@ class Table:
 
 
 TABLES = [
-    Table("players", ("user_id",), ("user_id", "name", "dm_turns", "created_at", "language")),
+    Table("players", ("user_id",),
+          ("user_id", "name", "dm_turns", "created_at", "language", "vacation_until", "vacation_days")),  # fmt: skip
     Table("leagues", ("id",), ("id", "guild_id", "name", "options", "created_by", "created_at"), identity=True),
     Table(
         "games",
         ("id",),
         ("id", "guild_id", "channel_id", "thread_id", "lobby_message", "status", "creator_id", "options", "setup",
-         "version", "turn_started_at", "reminded", "result", "created_at", "updated_at", "league_id", "revision"),
+         "version", "turn_started_at", "reminded", "result", "created_at", "updated_at", "league_id", "revision",
+         "clocks"),
         identity=True,
     ),  # fmt: skip
     # The join order is the source's row order: the target numbers the rows as they come.

@@ -282,6 +282,10 @@ MIGRATIONS.append(
     )
 )
 
+# Time banks: each player's bank and whose turn it is ({"left": [seconds...], "actor": i}); NULL for
+# a per-turn game (service/timecontrol.py).
+MIGRATIONS.append((12, "ALTER TABLE games ADD COLUMN clocks TEXT;"))
+
 # PostgreSQL's schema: the same tables, columns and append-only rules as SQLite's at the same
 # version, in PostgreSQL's types (identity keys, bytea, double precision; times stay ISO text and
 # JSON stays text, so both backends store the same values). A new SQLite migration gets its
@@ -492,3 +496,4 @@ POSTGRES_MIGRATIONS.append(
         """,
     )
 )
+POSTGRES_MIGRATIONS.append((12, "ALTER TABLE games ADD COLUMN clocks TEXT;"))

@@ -120,6 +120,7 @@ class GameRow:
     seats: list[SeatRow] = field(default_factory=list)
     league_id: int | None = None
     revision: int = 0  # counts every change to the row and its seats (see _BUMP)
+    clocks: dict[str, Any] | None = None  # a time-bank game's banks (service/timecontrol.py)
 
     def seat_of(self, user_id: str) -> SeatRow | None:
         return next((s for s in self.seats if s.user_id == user_id), None)
@@ -245,13 +246,13 @@ class Store:
         rows = await self._read(sql + " ORDER BY g.id", tuple(args))
         return [r[0] for r in rows]
 
-    async def turn_clocks(self) -> list[tuple[int, str | None, str, int]]:
-        """(id, turn start, options JSON, reminded) of every active game, as stored (unparsed):
-        what the deadline clock needs to tell which games are due, in one read."""
+    async def turn_clocks(self) -> list[tuple[int, str | None, str, int, str | None]]:
+        """(id, turn start, options JSON, reminded, banks JSON) of every active game, as stored
+        (unparsed): what the deadline clock needs to tell which games are due, in one read."""
         rows = await self._read(
-            "SELECT id, turn_started_at, options, reminded FROM games WHERE status = 'active' ORDER BY id"
+            "SELECT id, turn_started_at, options, reminded, clocks FROM games WHERE status = 'active' ORDER BY id"
         )
-        return [(r[0], r[1], r[2], r[3]) for r in rows]
+        return [(r[0], r[1], r[2], r[3], r[4]) for r in rows]
 
     async def automatic_game_ids(self) -> list[int]:
         """Active games with a seat nobody clicks for (a computer, or a player who left): the games
@@ -361,15 +362,19 @@ class Store:
 
         return await self._write(body, game_id)
 
-    async def start_game(self, game_id: int, setup: dict[str, Any], order: list[str], now: datetime) -> None:
-        """Lobby -> active: the engine setup and the seat order (user ids) are fixed."""
+    async def start_game(
+        self, game_id: int, setup: dict[str, Any], order: list[str], now: datetime,
+        clocks: dict[str, Any] | None = None,
+    ) -> None:  # fmt: skip
+        """Lobby -> active: the engine setup and the seat order (user ids) are fixed; ``clocks``:
+        the players' starting time banks (None: a per-turn game)."""
 
         async def body(tx: Tx) -> None:
             changed = await tx.execute(
                 "UPDATE games SET status = 'active', setup = ?, version = 0, turn_started_at = ?, updated_at = ?,"
-                " revision = revision + 1"
+                " revision = revision + 1, clocks = ?"
                 " WHERE id = ? AND status = 'lobby'",
-                (json.dumps(setup), iso(now), iso(now), game_id),
+                (json.dumps(setup), iso(now), iso(now), None if clocks is None else json.dumps(clocks), game_id),
             )
             if changed == 0:
                 raise Conflict(_("the game has already started"))
@@ -402,13 +407,16 @@ class Store:
         new_turn: bool,
         result: dict[str, Any] | None = None,
         snapshot: tuple[str, bytes] | None = None,
+        clocks: dict[str, Any] | None = None,
     ) -> Appended:
         """Append moves if the game is still at ``expected_version``; returns the new version and
         revision.
         ``snapshot``: (engine version, state) of the game after these moves, saved in the
         same transaction (as ``save_snapshot`` does).
 
-        ``new_turn`` restarts the turn clock (and its reminder); ``result`` ends the game. The
+        ``new_turn`` restarts the turn clock (and its reminder); ``clocks``, the time banks after
+        these moves, are written with them (a bank is charged once: by the write that commits);
+        ``result`` ends the game. The
         moves are refused (Conflict) when their author's seat has left the game meanwhile (a
         forfeit at the deadline), so a move and a forfeit never both count. Of two processes
         appending to the same version, exactly one commits (the version check, under the game's
@@ -420,6 +428,9 @@ class Store:
         if new_turn:
             sql += ", turn_started_at = ?, reminded = 0"
             args.append(iso(now))
+        if clocks is not None:
+            sql += ", clocks = ?"
+            args.append(json.dumps(clocks))
         if result is not None:
             sql += ", status = 'finished', result = ?"
             args.append(json.dumps(result))
@@ -836,4 +847,5 @@ def _parse_game(row: Any, seats: list[Any]) -> GameRow:
         seats=seat_rows,
         league_id=row["league_id"],
         revision=_int_field(gid, "revision", row["revision"]),  # type: ignore[arg-type]
+        clocks=_json_field(gid, "clocks", row["clocks"], dict, True) if row["clocks"] else None,
     )

@@ -297,3 +297,50 @@ async def test_carc_vacation_answers_privately(tmp_path):
         answer = await h.slash(ann, channel, "carc vacation", days=0)
         assert "Welcome back" in answer.text
         clean(h)
+
+
+@pytest.mark.parametrize("policy", ["skip", "computer", "forfeit"])
+async def test_a_time_bank_game_shows_the_clocks_and_rules_a_player_out_of_time(tmp_path, policy):
+    """The time control is chosen in the lobby's menu; every turn post shows each player's bank
+    (its text and the picture's legend); a player whose bank runs out is reminded once, then the
+    game's policy plays or forfeits their turn, and the next turn is posted."""
+    from datetime import timedelta
+
+    ann, bob = User(780, "Ann"), User(781, "Bob")
+    async with running(tmp_path, [ann, bob]) as (h, channel, _):
+        answer = await h.slash(ann, channel, "carc new", sets="base", players=2, timeout=policy)
+        lobby = answer.public[-1]
+        await h.select(ann, h.fake.messages[int(lobby["id"])], "carc:clock:", ["1d+18h cap 3d"])
+        embed = h.fake.messages[int(lobby["id"])]["embeds"][0]
+        bank = next(f for f in embed["fields"] if f["name"] == "Time bank")
+        assert bank["value"].startswith("1d to start, +18h a turn, at most 3d")
+        await h.click(bob, h.fake.messages[int(lobby["id"])], "Join")
+        await h.click(ann, h.fake.messages[int(lobby["id"])], "Start")
+        thread = h.fake.threads_from[int(lobby["id"])]
+        game_id = await h.bot.service.store.game_id_by_thread(str(thread))
+        post = turn_message(h, thread)
+        first = next(u for u in (ann, bob) if f"<@{u.id}>" in post["content"].split("**Turn 1**")[1])
+        other = bob if first is ann else ann
+        # the bank of the player to move runs down (a second or so already), the other's is whole
+        assert re.search(rf"\n⏱ 🟥 {first.name} 23h 59m · 🟦 {other.name} 1d$", post["content"]), post["content"]
+        assert "Time bank runs out <t:" in post["content"]
+        assert post["attachments"]  # the picture, whose legend carries the banks too
+        late = await actor(h, game_id, [ann, bob])
+        service = h.bot.service
+        real = service.clock
+        service.clock = service.log.clock = lambda: real() + timedelta(hours=19)  # 19 of 24 hours
+        await h.bot.get_cog("Play").deadlines()
+        assert "time bank in game" in h.messages_in(thread)[-1]["content"]
+        service.clock = service.log.clock = lambda: real() + timedelta(hours=25)
+        await h.bot.get_cog("Play").deadlines()
+        post = h.messages_in(thread)[-1]
+        said = {"skip": "was played automatically", "computer": "a computer (normal level)", "forfeit": "forfeits"}
+        assert "ran out of time" in post["content"] and said[policy] in post["content"]
+        view = await service.turn(await any_of(service, game_id), game_id)
+        if policy == "forfeit":
+            assert view.finished or view.user_id != str(late.id)
+        else:
+            nxt = await actor(h, game_id, [ann, bob])
+            assert nxt is not late and any("carc:turn:" in c["custom_id"] for c in components_of(post))
+            assert view.clocks[late.name] == 18 * 3600  # empty, then one increment
+        clean(h)
