@@ -24,13 +24,15 @@ from cogs.lobby import LobbyButton
 from cogs.metrics import FAILED_POSTS
 from engine.language import _, ngettext
 from renderer.board import png_bytes
+from renderer.bracket import games_text, render_bracket
 from renderer.standings import DivisionRow, LadderRow, change_text, rating_text, render_standings, render_tables
-from service import ServiceError
+from service import Caller, ServiceError
 from service.leagues import (
     CompetitionRules,
     FixtureView,
     LeagueNotice,
     LeagueService,
+    PlayoffRules,
     TableRow,
     display_rating,
 )
@@ -165,17 +167,18 @@ class Leagues(commands.Cog):
     @app_commands.describe(
         sets="Sets of its ladder games, comma-separated", players="Players per ladder game (2-6)",
         turn_hours="Hours per turn", organiser_role="Members with this role may run the league's seasons",
+        clock="per-turn (turn_hours each turn), or a time bank such as 3d+12h cap 5d",
     )  # fmt: skip
     async def create(
         self, interaction: discord.Interaction, name: str, sets: str = "base",
         players: app_commands.Range[int, 2, 6] = 4, turn_hours: app_commands.Range[int, 1, 336] = 24,
-        organiser_role: discord.Role | None = None,
+        organiser_role: discord.Role | None = None, clock: str = "per-turn",
     ) -> None:  # fmt: skip
         row = await leagues_of(interaction).create(
             caller_of(interaction), name,
             sets=[s.strip()[:20] for s in sets[:200].split(",") if s.strip()], max_players=players,
             turn_limit=turn_hours * 3600, organiser_role=organiser_role.id if organiser_role else None,
-            language=server_language(interaction),
+            language=server_language(interaction), time_control=clock[:40],
         )  # fmt: skip
         sets_text = ", ".join(present.set_name(s) for s in row.options["sets"])
         text = _(
@@ -244,6 +247,7 @@ class Leagues(commands.Cog):
         sets="Sets of the matches, comma-separated; separate rounds with ; to rotate them",
         points="League points for win/draw/loss, e.g. 2/1/0", tiebreak="How players level on points are ordered",
         deadline_rule="A match unfinished at its deadline: awarded against the player to move, or lost by both",
+        clock="Time control of the matches: per-turn, or a bank such as 3d+12h cap 5d (default: the league's)",
     )  # fmt: skip
     @app_commands.choices(
         action=[app_commands.Choice(name="start", value="start"), app_commands.Choice(name="end", value="end")],
@@ -265,7 +269,7 @@ class Leagues(commands.Cog):
         self, interaction: discord.Interaction, name: str, action: str, format: str = "ladder",  # noqa: A002
         division_size: app_commands.Range[int, 3, 12] = 6, rounds: app_commands.Range[int, 1, 15] = 5,
         best_of: int = 1, window_days: app_commands.Range[int, 1, 90] = 14, sets: str | None = None,
-        points: str = "2/1/0", tiebreak: str | None = None, deadline_rule: str = "award",
+        points: str = "2/1/0", tiebreak: str | None = None, deadline_rule: str = "award", clock: str | None = None,
     ) -> None:  # fmt: skip
         league = await self._find(interaction, name)
         service = leagues_of(interaction)
@@ -283,7 +287,7 @@ class Leagues(commands.Cog):
         rules = None
         if format != "ladder":
             rules = self._rules(league, format, division_size, rounds, best_of, window_days, sets, points, tiebreak,
-                                deadline_rule)  # fmt: skip
+                                deadline_rule, clock)  # fmt: skip
         await interaction.response.defer(ephemeral=True)
         number = await service.start_season(who, league.id, rules, str(interaction.channel_id))
         if rules is None:
@@ -302,7 +306,7 @@ class Leagues(commands.Cog):
     @staticmethod
     def _rules(
         league: LeagueRow, format: str, division_size: int, rounds: int, best_of: int, window_days: int,  # noqa: A002
-        sets: str | None, points: str, tiebreak: str | None, deadline_rule: str,
+        sets: str | None, points: str, tiebreak: str | None, deadline_rule: str, clock: str | None = None,
     ) -> CompetitionRules:  # fmt: skip
         rotation = [[s.strip()[:20] for s in part.split(",") if s.strip()] for part in (sets or "")[:300].split(";")]
         rotation = [r for r in rotation if r] or [league.options["sets"]]
@@ -317,6 +321,7 @@ class Leagues(commands.Cog):
             deadline_rule=deadline_rule, turn_limit=league.options["turn_limit"],
             promote=min(2, division_size // 3), relegate=min(2, division_size // 3),
             timeout_policy=league.options["timeout_policy"],
+            time_control=(clock or league.options.get("time_control", "per-turn"))[:40],
         )  # fmt: skip
 
     @league.command(name="divisions", description="The season's divisions; organisers seed them (by rating)")
@@ -360,6 +365,60 @@ class Leagues(commands.Cog):
             ephemeral=True,
         )
         await self.post_notice(notice, interaction.channel)
+
+    @league.command(name="playoffs", description="After the groups: a knockout bracket of the top players (organisers)")
+    @app_commands.describe(
+        top="How many of the standings' best play the playoffs (byes when not a power of two)",
+        best_of="Games per match (a match level after them goes on with one more game)",
+        double="Double elimination: a player is out after a second defeat",
+    )
+    @app_commands.choices(best_of=[app_commands.Choice(name=f"best of {n}", value=n) for n in (1, 3, 5)])
+    async def playoffs(
+        self, interaction: discord.Interaction, name: str, top: app_commands.Range[int, 2, 32] = 8, best_of: int = 3,
+        double: bool = False,
+    ) -> None:  # fmt: skip
+        league = await self._find(interaction, name)
+        await interaction.response.defer(ephemeral=True)
+        service = leagues_of(interaction)
+        who = caller_of(interaction)
+        notice = await service.start_playoffs(who, league.id, PlayoffRules(top=top, best_of=best_of, double=double))
+        count = len(notice.games)
+        await interaction.followup.send(
+            ngettext("The playoffs are open: {n} match.", "The playoffs are open: {n} matches.", count).format(n=count),
+            ephemeral=True,
+        )
+        await interaction.channel.send(  # type: ignore[union-attr]
+            file=await self._bracket_file(who, league.id), allowed_mentions=NO_MENTIONS
+        )
+        await self.post_notice(notice, interaction.channel)
+
+    async def _bracket_file(self, who: Caller, league_id: int, season: int | None = None) -> discord.File:
+        """The bracket as a picture, drawn off the event loop."""
+        view = await leagues_of_bot(self.bot).bracket(who, league_id, season)
+        title = _("{league} · season {n} · playoffs").format(league=view.league, n=view.season)
+        image = await asyncio.to_thread(lambda: png_bytes(render_bracket(title, view.boxes, view.champion)))
+        return present.png_file(image, "bracket.png")
+
+    @league.command(name="bracket", description="The playoff bracket: every match, who won, who is left")
+    async def bracket(self, interaction: discord.Interaction, name: str, season: int | None = None) -> None:
+        league = await self._find(interaction, name)
+        who = caller_of(interaction)
+        view = await leagues_of(interaction).bracket(who, league.id, season)
+        await interaction.response.defer()
+        lines = [_("**{league}**, season {n}: playoffs, best of {best_of}").format(
+            league=name_md(view.league), n=view.season, best_of=view.best_of)]  # fmt: skip
+        for box in view.boxes:
+            if box.state in ("open", "decided"):
+                home, away = name_md(box.home or "—", 24), name_md(box.away or "—", 24)
+                score = f"{games_text(box.home_won)}–{games_text(box.away_won) or '0'}"
+                mark = "" if box.state == "decided" else " " + _("(playing)")
+                lines.append(f"{box.stage}: {home} {score} {away}{mark}")
+        if view.champion:
+            lines.append(_("Champion: **{player}**").format(player=name_md(view.champion, 32)))
+        await interaction.followup.send(
+            clip("\n".join(lines)), file=await self._bracket_file(who, league.id, view.season),
+            allowed_mentions=NO_MENTIONS,
+        )  # fmt: skip
 
     @league.command(name="override", description="Set a match's result, with a reason kept in the log (organisers)")
     @app_commands.describe(match="The match number (from /league progress)", winner="Leave empty for a draw")
@@ -406,6 +465,10 @@ class Leagues(commands.Cog):
                 how = _("deadline") if f.outcome.how == "deadline" else _("override")
                 state += f" ({how}: {discord.utils.escape_markdown(f.outcome.reason[:80])})"
         until = present.timestamp(f.deadline, "f")
+        if f.stage is not None:  # a playoff match
+            return _("Match #{id}, {stage}: {players} ({sets}{game}), until {when}{state}").format(
+                id=f.fixture_id, stage=f.stage, players=who, sets=sets, game=game, when=until, state=state
+            )
         return _("Match #{id}, round {n}: {players} ({sets}{game}), until {when}{state}").format(
             id=f.fixture_id, n=f.round, players=who, sets=sets, game=game, when=until, state=state
         )
@@ -415,9 +478,14 @@ class Leagues(commands.Cog):
         league = await self._find(interaction, name)
         matches = await leagues_of(interaction).progress(caller_of(interaction), league.id)
         decided = sum(1 for f in matches if f.outcome is not None and f.outcome.decided)
-        head = _("**{league}**, round {n}: {decided}/{total} decided").format(
-            league=name_md(league.name), n=matches[0].round if matches else 0, decided=decided, total=len(matches)
-        )
+        if matches and matches[0].stage is not None:
+            head = _("**{league}**, playoffs: {decided}/{total} decided").format(
+                league=name_md(league.name), decided=decided, total=len(matches)
+            )
+        else:
+            head = _("**{league}**, round {n}: {decided}/{total} decided").format(
+                league=name_md(league.name), n=matches[0].round if matches else 0, decided=decided, total=len(matches)
+            )
         lines = [self._fixture_line(f) for f in matches[:25]]
         await interaction.response.send_message(clip("\n".join([head, *lines])), ephemeral=True)
 
@@ -501,6 +569,8 @@ class Leagues(commands.Cog):
             line = _("Season {n} ({format}, {state}): {leaders}").format(
                 n=s["season"], format=s["format"], state=state, leaders=leaders
             )
+            if s.get("champion"):
+                line += _("; playoffs won by {player}").format(player=name_md(s["champion"], 24))
             if s["up"] or s["down"]:
                 line += _("; up: {players}").format(players=", ".join(name_md(n, 24) for n in s["up"]) or "—")
                 line += _("; down: {players}").format(players=", ".join(name_md(n, 24) for n in s["down"]) or "—")
@@ -555,7 +625,7 @@ class Leagues(commands.Cog):
         await self.bot.wait_until_ready()
 
     for command in (organisers, join, leave, play, season, divisions, assign, kickoff, override, fixtures, progress,
-                    standings, history, player, games):  # fmt: skip
+                    standings, history, player, games, playoffs, bracket):  # fmt: skip
         command.autocomplete("name")(_names)
     del command
 

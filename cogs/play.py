@@ -14,7 +14,7 @@ from discord.ext import tasks
 
 from cogs import present
 from cogs.common import PhaseCog, caller_of, cooldown, game_id_of, parse_cell, picture, say, table_of
-from cogs.i18n import user_language
+from cogs.i18n import speak, user_language
 from cogs.metrics import FAILED_POSTS
 from cogs.panel import PanelState, played, show_panel
 from engine.catalog import SET_TILES
@@ -22,7 +22,7 @@ from engine.language import _, ngettext
 from engine.words import tile_name
 from renderer.board import label_cells
 from renderer.jobs import bag_png, board_pieces_png, board_png
-from service import PlayResult, ServiceError, TurnView
+from service import Caller, PlayResult, ServiceError, TurnView
 from service.clock import TICK_EVERY
 
 log = logging.getLogger(__name__)
@@ -235,10 +235,21 @@ class Play(PhaseCog):
     @app_commands.command(name="vacation", description="Pause your turns' clocks in every game for some days")
     @app_commands.describe(days="How many days (0: you are back)")
     async def vacation(self, interaction: discord.Interaction, days: app_commands.Range[int, 0, 366]) -> None:
-        until = await self.service.vacation(caller_of(interaction), interaction.user.display_name, days)
+        who = caller_of(interaction)
+        until = await self.service.vacation(who, interaction.user.display_name, days)
         if until is None:
             await say(interaction, _("Welcome back: your turns' clocks run again."))
             return
+        # The others are told where the game now waits for this player.
+        for row in await self.service.games(who, who.user_id, status="active"):
+            view = await self.service.turn(Caller.system(row.guild_id), row.id)
+            if view.user_id == who.user_id:
+                channel = await table_of(self.bot).thread_of(row.id, row.guild_id)
+                if channel is not None:
+                    with speak(view.language):
+                        line = present.away_line(view.player or "?", until)
+                    with contextlib.suppress(discord.HTTPException):
+                        await channel.send(present.clip(line), allowed_mentions=present.NO_PINGS)
         await say(
             interaction,
             _(

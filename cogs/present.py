@@ -120,6 +120,12 @@ def clocks_line(view: TurnView) -> str:
     )
 
 
+def away_line(player: str, until: datetime) -> str:
+    """ "Ann is on vacation until …: their turns wait for them." """
+    said = _("{player} is on vacation until {until}: their turns wait for them, with no reminder and no timeout.")
+    return said.format(player=safe(player, 40), until=timestamp(until, "f"))
+
+
 def clock_words(view: TurnView) -> list[str] | None:
     """Each player's time bank as the turn picture's legend writes it ("2d 4h"), in seat order."""
     if view.clocks is None:

@@ -76,6 +76,11 @@ class Table:
             await channel.send(present.final_content(view, lines), files=files, view=again,  # type: ignore[arg-type]
                                allowed_mentions=present.NO_PINGS)  # fmt: skip
             return
+        if present.is_snowflake(view.user_id):  # the others see that the turn waits for a player away
+            away = await self.service.away_until(Caller.system(view.guild_id), view.user_id)  # type: ignore[arg-type]
+            if away is not None:
+                with speak(view.language):
+                    lines = [*lines, present.away_line(view.player or "?", away)]
         legal = {f"{x},{y}": label for (x, y), label in label_cells(list(view.placements)).items()}
         clocks = present.clock_words(view)
         png = await picture(self.service, turn_png, game_id, legal or None, clocks, who=who, language=view.language)
@@ -123,6 +128,19 @@ class Table:
         except (discord.HTTPException, ServiceError):
             log.info("could not DM %s", view.user_id)
 
+    async def remind_by_dm(self, notice: Notice) -> None:
+        """The reminder by DM too, for players who asked for turn DMs (once: the clock reminds once)."""
+        if not present.is_snowflake(notice.user_id):
+            return
+        try:
+            settings = await self.service.dm_settings(Caller.system(notice.guild_id), notice.user_id)
+            if not settings.get("dm_turns"):
+                return
+            user = self.bot.get_user(int(notice.user_id)) or await self.bot.fetch_user(int(notice.user_id))
+            await user.send(present.clip(" ".join(notice.lines)), allowed_mentions=present.NO_PINGS)
+        except (discord.HTTPException, ServiceError):
+            log.info("could not DM %s", notice.user_id)
+
     async def open_game_thread(
         self, channel: Any, game_id: int, guild_id: str | None, user_ids: list[str], title: str, starter: Any = None,
         opening: list[str] | None = None,
@@ -168,6 +186,7 @@ class Table:
                     present.clip(f"{present.mention(notice.user_id, notice.player)} " + " ".join(notice.lines)),
                     allowed_mentions=present.ping(notice.user_id),
                 )
+            await self.remind_by_dm(notice)
         elif notice.turn is not None:
             await self.post_turn(channel, notice.turn, notice.lines)
             await self.notify_by_dm(notice.turn)

@@ -229,6 +229,13 @@ class GameService(Lobbies, Turns, Clock):
         await self.store.set_vacation(who.user_id, name, until, taken, now)
         return until
 
+    async def away_until(self, who: Caller, user_id: str) -> datetime | None:
+        """Until when a player is on vacation (None: not away): what the others are shown where the
+        game waits for them."""
+        caller(who)
+        until, _taken = await self.store.vacation(validate.user_id(user_id))
+        return until if until is not None and until > self.clock() else None
+
     async def forget_me(self, who: Caller) -> int:
         """Remove the caller's name and settings everywhere (``/carc forget-me``): they become
         "Player N" in each game they sat in (records included) and in their leagues; their moves

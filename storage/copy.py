@@ -59,6 +59,7 @@ TABLES = [
     Table("fixture_games", ("fixture_id", "number"), ("fixture_id", "number", "game_id")),
     Table("match_log", ("id",), ("id", "fixture_id", "kind", "game_id", "body", "by_user", "recorded_at"),
           append_only=True, identity=True),  # fmt: skip
+    Table("playoffs", ("league_id", "season"), ("league_id", "season", "rules", "seeds", "created_at")),
 ]
 
 

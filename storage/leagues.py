@@ -34,6 +34,15 @@ class SeasonRow:
 
 
 @dataclass
+class PlayoffRow:
+    league_id: int
+    season: int
+    rules: dict[str, Any]
+    seeds: list[str]  # user ids, best first
+    created_at: datetime
+
+
+@dataclass
 class CompetitionRow:
     league_id: int
     season: int
@@ -316,6 +325,28 @@ class LeagueStore:
             " WHERE s.ended_at IS NULL ORDER BY c.league_id"
         )
         return [CompetitionRow(r[0], r[1], json.loads(r[2]), r[3], r[4]) for r in rows]
+
+    async def create_playoffs(
+        self, league_id: int, season: int, rules: dict[str, Any], seeds: list[str], now: datetime
+    ) -> None:
+        """A season's bracket, once: a second start (another process, a double click) is a Conflict."""
+        try:
+            await self.store._write(
+                lambda tx: tx.execute(
+                    "INSERT INTO playoffs (league_id, season, rules, seeds, created_at) VALUES (?, ?, ?, ?, ?)",
+                    (league_id, season, json.dumps(rules), json.dumps(seeds), iso(now)),
+                )
+            )
+        except IntegrityError:
+            raise Conflict(_("the playoffs of season {n} have already started").format(n=season)) from None
+
+    async def playoffs(self, league_id: int, season: int) -> PlayoffRow | None:
+        rows = await self.store._read(
+            "SELECT rules, seeds, created_at FROM playoffs WHERE league_id = ? AND season = ?", (league_id, season)
+        )
+        if not rows:
+            return None
+        return PlayoffRow(league_id, season, json.loads(rows[0][0]), json.loads(rows[0][1]), parse_time(rows[0][2]))  # type: ignore[arg-type]
 
     async def set_entrants(self, league_id: int, season: int, entrants: list[EntrantRow]) -> None:
         """Replace the season's entrants (only before its first round opens)."""

@@ -286,6 +286,19 @@ MIGRATIONS.append(
 # a per-turn game (service/timecontrol.py).
 MIGRATIONS.append((12, "ALTER TABLE games ADD COLUMN clocks TEXT;"))
 
+# Playoffs: a season's knockout bracket (its rules and seeds; its matches are fixtures whose round
+# is 1000 + the match's number, so the bracket follows from the match log: service/leagues/playoffs.py).
+MIGRATIONS.append((13, """
+        CREATE TABLE playoffs (
+            league_id   INTEGER NOT NULL REFERENCES leagues (id),
+            season      INTEGER NOT NULL,
+            rules       TEXT NOT NULL,
+            seeds       TEXT NOT NULL,
+            created_at  TEXT NOT NULL,
+            PRIMARY KEY (league_id, season)
+        );
+"""))
+
 # PostgreSQL's schema: the same tables, columns and append-only rules as SQLite's at the same
 # version, in PostgreSQL's types (identity keys, bytea, double precision; times stay ISO text and
 # JSON stays text, so both backends store the same values). A new SQLite migration gets its
@@ -497,3 +510,13 @@ POSTGRES_MIGRATIONS.append(
     )
 )
 POSTGRES_MIGRATIONS.append((12, "ALTER TABLE games ADD COLUMN clocks TEXT;"))
+POSTGRES_MIGRATIONS.append((13, """
+        CREATE TABLE playoffs (
+            league_id   BIGINT NOT NULL REFERENCES leagues (id),
+            season      INTEGER NOT NULL,
+            rules       TEXT NOT NULL,
+            seeds       TEXT NOT NULL,
+            created_at  TEXT NOT NULL,
+            PRIMARY KEY (league_id, season)
+        );
+"""))

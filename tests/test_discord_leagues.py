@@ -192,3 +192,59 @@ def test_allowed_mentions_are_built_for_the_intended_users_only():
     assert [o.id for o in mentions.users] == [101, 102]
     assert mentions.everyone is False and mentions.roles is False
     assert isinstance(mentions, discord.AllowedMentions)
+
+
+async def test_an_eight_player_playoff_best_of_3_played_through_the_panel_to_the_champion(tmp_path):
+    """After a Swiss season, /league playoffs seeds the top 8 into a bracket posted as a picture;
+    every playoff game opens in its own thread and is played through Take turn and the panel;
+    the bot opens each next match, announces the champion once, and /league history keeps it."""
+    from tests.test_discord_play import play_by_panel
+
+    eight = MEMBERS + [User(108, "Hal")]
+    async with running(tmp_path, eight) as (h, channel, _):
+        await h.slash(BOSS, channel, "league create", name="Cup")
+        for user in eight:
+            await h.slash(user, channel, "league join", name="Cup")
+        await h.slash(BOSS, channel, "league season", name="Cup", action="end")
+        await h.slash(BOSS, channel, "league season", name="Cup", action="start", format="swiss", rounds=3)
+        await h.slash(BOSS, channel, "league kickoff", name="Cup")
+        leagues = h.bot.leagues
+        league = await leagues.find(anyone(str(next(iter(h.fake.guilds)))), "Cup")
+        answer = await h.slash(BOSS, channel, "league playoffs", name="Cup", top=8, best_of=3)
+        assert "the groups are not over" in reply_of(h, answer)
+        for _round in range(3):
+            for f in await leagues.progress(anyone(league.guild_id), league.id):
+                await play_out(h.bot.service, f.games[-1])
+        assert "/league playoffs" in h.messages_in(channel)[-1]["content"]
+        answer = await h.slash(eight[1], channel, "league playoffs", name="Cup", top=8, best_of=3)
+        assert "organisers" in reply_of(h, answer)
+        answer = await h.slash(BOSS, channel, "league playoffs", name="Cup", top=8, best_of=3)
+        assert reply_of(h, answer) == "The playoffs are open: 4 matches."
+        posted = h.messages_in(channel)
+        assert any(a["filename"] == "bracket.png" for m in posted for a in m["attachments"])
+        assert "the playoffs begin (single elimination, best of 3)" in posted[-1]["content"]
+        threads = [t for t in h.fake.channels.values() if t["type"] == 11 and "Quarter-finals" in t["name"]]
+        assert len(threads) == 4
+        games_played = 0
+        for _step in range(40):  # every open playoff game, through the panel, until the final is won
+            open_games = [
+                f.games[-1] for f in await leagues.progress(anyone(league.guild_id), league.id)
+                if not f.outcome.decided and f.games
+            ]  # fmt: skip
+            if not open_games:
+                break
+            for game_id in open_games:
+                row = await h.bot.service.lobby(anyone(league.guild_id), game_id)
+                await play_by_panel(h, game_id, int(row.thread_id), eight, seed=game_id)
+                games_played += 1
+        assert 14 <= games_played <= 24  # seven matches of two or three games (a level match: one more)
+        champion_posts = [m["content"] for m in h.messages_in(channel) if "is the champion of Cup" in m["content"]]
+        assert len(champion_posts) == 1
+        answer = await h.slash(eight[3], channel, "league bracket", name="Cup")
+        assert "Champion: **" in answer.text and "Final:" in answer.text
+        assert any(a["filename"] == "bracket.png" for m in answer.messages for a in m["attachments"])
+        champion = answer.text.split("Champion: **")[1].split("**")[0]
+        await h.slash(BOSS, channel, "league season", name="Cup", action="end")
+        history = reply_of(h, await h.slash(eight[3], channel, "league history", name="Cup"))
+        assert f"playoffs won by {champion}" in history
+        clean(h)

@@ -299,6 +299,44 @@ async def test_carc_vacation_answers_privately(tmp_path):
         clean(h)
 
 
+async def test_a_vacation_pauses_two_games_and_the_others_are_told(tmp_path):
+    from datetime import timedelta
+
+    ann, bob = User(772, "Ann"), User(773, "Bob")
+    async with running(tmp_path, [ann, bob]) as (h, channel, _):
+        service = h.bot.service
+        games = []
+        for _n in range(2):
+            answer = await h.slash(ann, channel, "carc new", sets="base", players=2, turn_hours=24)
+            lobby = answer.public[-1]
+            await h.click(bob, h.fake.messages[int(lobby["id"])], "Join")
+            await h.click(ann, h.fake.messages[int(lobby["id"])], "Start")
+            thread = h.fake.threads_from[int(lobby["id"])]
+            game_id = await service.store.game_id_by_thread(str(thread))
+            if (await actor(h, game_id, [ann, bob])) is bob:  # Bob plays: the game waits for Ann
+                rng = random.Random(game_id)
+                answer = await h.click(bob, turn_message(h, thread), "Take turn")
+                await finish_in_panel(h, bob, answer.private[-1], rng)
+            assert (await actor(h, game_id, [ann, bob])) is ann
+            games.append((game_id, thread))
+        answer = await h.slash(ann, channel, "carc vacation", days=3)
+        assert answer.private
+        for _game_id, thread in games:  # the others see why the game waits
+            assert "Ann is on vacation until <t:" in h.messages_in(thread)[-1]["content"]
+        real = service.clock
+        service.clock = service.log.clock = lambda: real() + timedelta(days=2)  # past both turns' deadlines
+        await h.bot.get_cog("Play").deadlines()
+        for game_id, thread in games:
+            assert "ran out of time" not in h.messages_in(thread)[-1]["content"]
+            assert (await actor(h, game_id, [ann, bob])) is ann  # nobody played Ann's turn
+        service.clock = service.log.clock = lambda: real() + timedelta(days=3, hours=23)  # back 23 h ago
+        await h.bot.get_cog("Play").deadlines()
+        for game_id, _thread in games:  # the turn started over at the return: a day to play, not 0
+            view = await service.turn(await any_of(service, game_id), game_id)
+            assert view.user_id == str(ann.id) and view.deadline > service.clock()
+        clean(h)
+
+
 @pytest.mark.parametrize("policy", ["skip", "computer", "forfeit"])
 async def test_a_time_bank_game_shows_the_clocks_and_rules_a_player_out_of_time(tmp_path, policy):
     """The time control is chosen in the lobby's menu; every turn post shows each player's bank
@@ -308,6 +346,8 @@ async def test_a_time_bank_game_shows_the_clocks_and_rules_a_player_out_of_time(
 
     ann, bob = User(780, "Ann"), User(781, "Bob")
     async with running(tmp_path, [ann, bob]) as (h, channel, _):
+        for user in (ann, bob):  # turn DMs on: the reminder comes by DM too
+            await h.slash(user, channel, "carc settings", dm=True)
         answer = await h.slash(ann, channel, "carc new", sets="base", players=2, timeout=policy)
         lobby = answer.public[-1]
         await h.select(ann, h.fake.messages[int(lobby["id"])], "carc:clock:", ["1d+18h cap 3d"])
@@ -329,8 +369,11 @@ async def test_a_time_bank_game_shows_the_clocks_and_rules_a_player_out_of_time(
         service = h.bot.service
         real = service.clock
         service.clock = service.log.clock = lambda: real() + timedelta(hours=19)  # 19 of 24 hours
+        dms_before = len(h.fake.dms.get(late.id, []))
         await h.bot.get_cog("Play").deadlines()
         assert "time bank in game" in h.messages_in(thread)[-1]["content"]
+        reminders = h.fake.dms[late.id][dms_before:]
+        assert [("time bank in game" in m["content"]) for m in reminders] == [True]  # once, by DM as well
         service.clock = service.log.clock = lambda: real() + timedelta(hours=25)
         await h.bot.get_cog("Play").deadlines()
         post = h.messages_in(thread)[-1]

@@ -192,6 +192,7 @@ def test_rules_are_checked():
         (dict(win=1, draw=2), "loss <= draw <= win"),
         (dict(sets=[["river1"]]), "sets river1"),
         (dict(promote=4), "at most half"),
+        (dict(time_control="3 days"), "not a time control"),
     ]:
         with pytest.raises(ServiceError, match=message):
             CompetitionRules(**bad).checked()
@@ -567,3 +568,20 @@ async def test_a_player_on_vacation_is_not_ruled_against_before_a_turns_time_bac
     ruled = await leagues.tick()
     assert ruled and "is awarded the match" in ruled[0].lines[0]
     assert [e.kind for e in await leagues.store.match_log(league.id, season)] == ["deadline"]
+
+
+async def test_a_season_with_a_time_bank_opens_its_matches_with_it(env):
+    games, leagues, clock, _notices, _db = env
+    league = await members(leagues, 2)
+    rules = CompetitionRules(format="swiss", rounds=1, time_control="2d + 12h cap 3d")
+    await leagues.start_season(BOSS, league.id, rules)
+    await leagues.kickoff(BOSS, league.id)
+    match = (await leagues.progress(anyone("g1"), league.id))[0]
+    row = await games.store.get_game(match.games[0])
+    assert row.options["time_control"] == "2d+12h cap 3d"
+    view = await games.turn(anyone("g1"), match.games[0])
+    mover = view.player
+    assert 2 * 86400 - 10 < view.clocks[mover] <= 2 * 86400  # this clock's every reading is a second later
+    clock.now += timedelta(hours=5)
+    view = await play_turns(games, match.games[0], turns=1)
+    assert 2 * 86400 + 7 * 3600 - 10 < view.clocks[mover] <= 2 * 86400 + 7 * 3600  # 48h - 5h + 12h

@@ -4,6 +4,7 @@
 - ``competitions``: divisions and Swiss rounds, matches, tables (pure);
 - ``views``: what the service hands back (notices, fixtures) and the damaged-league guard;
 - ``core``: ``LeagueCore``, the operations over the league store (seasons, rounds, the clock);
+- ``playoffs``: a knockout bracket after the groups (pure); ``knockout``: ``KnockoutCore``, its operations;
 - ``service``: ``LeagueService``, those operations as callers reach them (each names its caller).
 """
 
@@ -23,6 +24,8 @@ from service.leagues.competitions import (
     swiss_pairs,
 )
 from service.leagues.core import LeagueCore
+from service.leagues.knockout import BracketBox, BracketView, KnockoutCore
+from service.leagues.playoffs import PlayoffRules
 from service.leagues.ratings import (
     DEFAULT_MU,
     DEFAULT_OPTIONS,
@@ -39,6 +42,10 @@ from service.leagues.service import LeagueService
 from service.leagues.views import FixtureView, LeagueDamaged, LeagueNotice, OpenedGame
 
 __all__ = [
+    "BracketBox",
+    "BracketView",
+    "KnockoutCore",
+    "PlayoffRules",
     "DEADLINE_RULES", "DEFAULT_MU", "DEFAULT_OPTIONS", "DEFAULT_SIGMA", "FORMATS", "MODEL", "SYSTEM_USER", "TIEBREAKS",
     "CompetitionRules", "FixtureView", "LeagueCore", "LeagueDamaged", "LeagueNotice", "LeagueService", "MatchOutcome",
     "OpenedGame", "Standing", "TableRow", "apply_result", "build_tables", "display_rating", "match_outcome",

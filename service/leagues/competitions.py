@@ -8,7 +8,9 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from engine.language import _
+from service.leagues.playoffs import PLAYOFF_ROUND
 from service.lobbies import LobbyOptions
+from service.timecontrol import BadTimeControl, canonical, parse
 from service.validate import ServiceError
 from storage.leagues import EntrantRow, FixtureRow, MatchEntry
 
@@ -38,6 +40,7 @@ class CompetitionRules:
     deadline_rule: str = "award"
     turn_limit: int = 24 * 3600
     timeout_policy: str = "forfeit"
+    time_control: str = "per-turn"  # or a time bank for the season's games (service/timecontrol.py)
 
     def checked(self) -> CompetitionRules:
         if self.format not in FORMATS[1:]:
@@ -67,7 +70,16 @@ class CompetitionRules:
             raise ServiceError(_("at most half a division goes up, and at most half goes down"))
         if self.deadline_rule not in DEADLINE_RULES:
             raise ServiceError(_("the deadline rule is one of {rules}").format(rules=", ".join(DEADLINE_RULES)))
-        return CompetitionRules(**(asdict(self) | {"sets": sets}))
+        try:
+            time_control = canonical(self.time_control)
+        except BadTimeControl as exc:
+            raise ServiceError(str(exc)) from None
+        return CompetitionRules(**(asdict(self) | {"sets": sets, "time_control": time_control}))
+
+    def turn_seconds(self) -> int:
+        """A turn's time at its start: the bank a player starts with, or the limit per turn."""
+        bank = parse(self.time_control)
+        return self.turn_limit if bank is None else bank.initial
 
     def sets_of_round(self, round_number: int) -> list[str]:
         return self.sets[(round_number - 1) % len(self.sets)]
@@ -137,9 +149,12 @@ class MatchOutcome:
     reason: str = ""
 
 
-def match_outcome(fixture: FixtureRow, entries: list[MatchEntry], best_of: int) -> MatchOutcome:
+def match_outcome(
+    fixture: FixtureRow, entries: list[MatchEntry], best_of: int, knockout: bool = False
+) -> MatchOutcome:
     """A match's result from its log entries, in order: games count until the match is
-    decided; a deadline ruling decides an open match; an override replaces anything."""
+    decided; a deadline ruling decides an open match; an override replaces anything. A
+    ``knockout`` match level after its games is not decided: one more game is played."""
     players = [p for p in (fixture.home, fixture.away) if p is not None]
     won = dict.fromkeys(players, 0.0)
     scored = dict.fromkeys(players, 0)
@@ -168,7 +183,7 @@ def match_outcome(fixture: FixtureRow, entries: list[MatchEntry], best_of: int) 
                 won[body["winner"]] += 1
             a, b = players
             left = best_of - played
-            if abs(won[a] - won[b]) > left or left <= 0:
+            if abs(won[a] - won[b]) > left or (left <= 0 and not (knockout and won[a] == won[b])):
                 winner = None if won[a] == won[b] else (a if won[a] > won[b] else b)
                 outcome = MatchOutcome(True, winner, winner is None, "games", won, scored)
     return outcome
@@ -261,6 +276,8 @@ def build_tables(
     results: list[tuple[str, str, MatchOutcome]] = []
     opponents: dict[str, list[str]] = {p: [] for p in stats}
     for fixture in fixtures:
+        if fixture.round >= PLAYOFF_ROUND:
+            continue  # the playoffs after the groups are not in the groups' tables
         outcome = match_outcome(fixture, by_fixture.get(fixture.id, []), rules.best_of)
         if not outcome.decided or fixture.home not in stats:
             continue

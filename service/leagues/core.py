@@ -51,6 +51,7 @@ from service.leagues.competitions import (
     round_robin,
     swiss_pairs,
 )
+from service.leagues.playoffs import PLAYOFF_ROUND, PlayoffRules
 from service.leagues.ratings import (
     DEFAULT_OPTIONS,
     Standing,
@@ -107,8 +108,9 @@ class LeagueCore:
         checked = LobbyOptions(
             sets=merged["sets"], max_players=merged["max_players"], turn_limit=merged["turn_limit"],
             timeout_policy=merged["timeout_policy"], seed=0, language=merged["language"],
+            time_control=merged["time_control"],
         ).checked()  # fmt: skip
-        merged.update(sets=checked.sets)
+        merged.update(sets=checked.sets, time_control=checked.time_control)
         try:
             league_id = await self.store.create_league(guild_id, name, merged, by_user, self.clock())
         except Conflict as exc:
@@ -446,13 +448,17 @@ class LeagueCore:
         return notice
 
     async def _open_game(
-        self, league: LeagueRow, competition: CompetitionRow, fixture: FixtureRow, names: dict[str, str], number: int
-    ) -> OpenedGame | None:
+        self, league: LeagueRow, competition: CompetitionRow, fixture: FixtureRow, names: dict[str, str], number: int,
+        best_of: int | None = None, stage: str | None = None,
+    ) -> OpenedGame | None:  # fmt: skip
+        """Open game ``number`` of a match (``best_of``, ``stage``: a playoff match's, else the season's
+        and its round)."""
         rules = CompetitionRules.from_json(competition.rules)
+        best_of = rules.best_of if best_of is None else best_of
         assert fixture.away is not None
         options = LobbyOptions(
             sets=fixture.sets, max_players=2, turn_limit=rules.turn_limit, timeout_policy=rules.timeout_policy,
-            language=league.options.get("language", "en"),
+            language=league.options.get("language", "en"), time_control=rules.time_control,
         )  # fmt: skip
         try:
             home = acting_for(fixture.home, competition.guild_id)
@@ -466,9 +472,13 @@ class LeagueCore:
             # A player who left the league cannot be seated: the deadline rules the match.
             log.warning("league %s fixture %s: game %s not opened: %s", league.id, fixture.id, number, exc)
             return None
-        match = _(" (game {n} of up to {best_of})").format(n=number, best_of=rules.best_of) if rules.best_of > 1 else ""
-        division = f"division {fixture.division}, " if rules.format == "divisions" else ""
-        title = f"{league.name} S{competition.season} R{fixture.round}: {names[fixture.home]} v {names[fixture.away]}"
+        if number > best_of:  # a knockout match still level: one more game decides it
+            match = _(" (game {n}, a deciding game)").format(n=number)
+        else:
+            match = _(" (game {n} of up to {best_of})").format(n=number, best_of=best_of) if best_of > 1 else ""
+        division = f"division {fixture.division}, " if rules.format == "divisions" and stage is None else ""
+        where = stage or f"R{fixture.round}"
+        title = f"{league.name} S{competition.season} {where}: {names[fixture.home]} v {names[fixture.away]}"
         log.info("league %s: %s%s opened as game %s (%s)", league.id, division, title, row.id, match)
         return OpenedGame(row.id, [fixture.home, fixture.away], title + match)
 
@@ -479,12 +489,23 @@ class LeagueCore:
         entries: dict[int, list[MatchEntry]] = {}
         for entry in await self.store.match_log(league_id, season):
             entries.setdefault(entry.fixture_id, []).append(entry)
-        return [(f, match_outcome(f, entries.get(f.id, []), rules.best_of)) for f in fixtures]
+        knockout = None
+        if any(f.round >= PLAYOFF_ROUND for f in fixtures):  # the playoffs' matches: their own best-of
+            playoffs = await self.store.playoffs(league_id, season)
+            knockout = PlayoffRules(**playoffs.rules) if playoffs is not None else None
+        out = []
+        for f in fixtures:
+            if f.round >= PLAYOFF_ROUND and knockout is not None:
+                out.append((f, match_outcome(f, entries.get(f.id, []), knockout.best_of, knockout=True)))
+            else:
+                out.append((f, match_outcome(f, entries.get(f.id, []), rules.best_of)))
+        return out
 
     async def _after_decision(self, league: LeagueRow, competition: CompetitionRow) -> LeagueNotice | None:
         """Open the next round once every match of the current one is decided."""
         rules = CompetitionRules.from_json(competition.rules)
-        outcomes = await self._outcomes(league.id, competition.season, rules)
+        outcomes = [(f, o) for f, o in await self._outcomes(league.id, competition.season, rules)
+                    if f.round < PLAYOFF_ROUND]  # fmt: skip
         if not outcomes:
             return None
         current = max(f.round for f, _unused in outcomes)
@@ -494,8 +515,8 @@ class LeagueCore:
         if current >= self._round_count(rules, entrants):
             return LeagueNotice(
                 league.id, competition.season, competition.guild_id, competition.channel_id,
-                [_("{league}, season {season}: every match is decided. "
-                   "An organiser closes the season with /league season end.").format(
+                [_("{league}, season {season}: every match is decided. An organiser starts the playoffs "
+                   "(/league playoffs) or closes the season (/league season end).").format(
                     league=league.name, season=competition.season)],
             )  # fmt: skip
         return await self._open_round(league, competition, current + 1)
@@ -618,7 +639,8 @@ class LeagueCore:
                     staller, stalled = view.user_id, game_id
             if staller is not None:
                 back, _taken = await self.games.store.vacation(staller)
-                if back is not None and back > fixture.opens_at and now < back + timedelta(seconds=rules.turn_limit):
+                turn_time = timedelta(seconds=rules.turn_seconds())
+                if back is not None and back > fixture.opens_at and now < back + turn_time:
                     continue  # away during the window: ruled only once they have had a turn's time back
             winner = None
             if staller is None:
@@ -720,6 +742,7 @@ class LeagueCore:
         options = LobbyOptions(
             sets=o["sets"], max_players=o["max_players"], turn_limit=o["turn_limit"],
             timeout_policy=o["timeout_policy"], language=o.get("language", "en"),
+            time_control=o.get("time_control", "per-turn"),
         )  # fmt: skip
         return await self.games.create_lobby(who, name, options, channel_id, league_id=league_id)
 

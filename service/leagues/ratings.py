@@ -26,6 +26,7 @@ DEFAULT_OPTIONS: dict[str, Any] = {
     "max_players": 4,
     "turn_limit": 24 * 3600,
     "timeout_policy": "forfeit",
+    "time_control": "per-turn",  # or a time bank, "3d+12h cap 5d" (service/timecontrol.py)
     "season_sigma_boost": 2.0,
     "provisional_games": 5,
     "organiser_role": None,  # a Discord role id whose members may run seasons, besides server managers

@@ -10,7 +10,8 @@ from engine.language import _
 from service import validate
 from service.caller import Caller, caller
 from service.leagues.competitions import CompetitionRules, TableRow
-from service.leagues.core import LeagueCore
+from service.leagues.knockout import BracketView, KnockoutCore
+from service.leagues.playoffs import PlayoffRules
 from service.leagues.ratings import Standing
 from service.leagues.views import FixtureView, LeagueNotice
 from service.validate import ServiceError
@@ -18,7 +19,7 @@ from storage import GameRow
 from storage.leagues import CompetitionRow, EntrantRow, LeagueRow
 
 
-class LeagueService(LeagueCore):
+class LeagueService(KnockoutCore):
     """Leagues, seasons and competitions. Every call that reads or changes a league names its caller
     (``service.caller``): a league is reached only from its own server, its administration by the
     server's managers or its organisers' role (``Caller.roles``)."""
@@ -96,6 +97,18 @@ class LeagueService(LeagueCore):
     async def kickoff(self, who: Caller, league_id: int) -> LeagueNotice:  # type: ignore[override]
         await self._reach(who, league_id)
         return await super().kickoff(league_id, who.manager, list(who.roles))
+
+    async def start_playoffs(  # type: ignore[override]
+        self, who: Caller, league_id: int, rules: PlayoffRules
+    ) -> LeagueNotice:
+        await self._reach(who, league_id)
+        if not isinstance(rules, PlayoffRules):
+            raise validate.InvalidInput("playoff rules are expected")
+        return await super().start_playoffs(league_id, rules, who.manager, list(who.roles))
+
+    async def bracket(self, who: Caller, league_id: int, season: int | None = None) -> BracketView:  # type: ignore[override]
+        await self._reach(who, league_id)
+        return await super().bracket(league_id, season)
 
     async def override(  # type: ignore[override]
         self, who: Caller, league_id: int, fixture_id: int, winner: str | None, reason: str

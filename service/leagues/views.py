@@ -53,6 +53,7 @@ class FixtureView:
     deadline: datetime | None  # None: a future round of the schedule
     games: list[int]
     outcome: MatchOutcome | None
+    stage: str | None = None  # a playoff match's stage ("Semi-finals"); None in the groups
 
 
 class LeagueDamaged(ServiceError):
