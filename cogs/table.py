@@ -20,7 +20,7 @@ from cogs.metrics import FAILED_POSTS
 from cogs.panel import turn_view
 from engine.language import _
 from renderer.board import label_cells
-from renderer.jobs import final_png, replay_gif, story_png, turn_png
+from renderer.jobs import final_pieces_png, replay_gif, story_png, turn_png
 from service import Caller, GameService, Notice, ServiceError, TurnView
 
 log = logging.getLogger(__name__)
@@ -59,12 +59,17 @@ class Table:
         who, game_id = Caller.system(view.guild_id), view.game_id
         if view.finished:
             files = []
-            png = await picture(self.service, final_png, game_id, who=who, language=view.language)
-            if png:
-                files.append(present.png_file(png, "final.png"))
+            pieces: list[bytes] = []
+            if self.service.workers is not None:  # the final board, and in quarters when too big to read whole
+                try:
+                    pieces = await self.service.picture(who, final_pieces_png, game_id, language=view.language)
+                except Exception:  # a picture is never a reason for the final post to fail
+                    log.exception("final pictures of game %s", game_id)
+            names = ["final.png", "final-nw.png", "final-ne.png", "final-sw.png", "final-se.png"]
+            files += [present.png_file(png, name) for png, name in zip(pieces, names, strict=False)]
             story = await picture(self.service, story_png, game_id, game_id, who=who, language=view.language)
             if story:  # the game's story: points by category, the scores turn by turn
-                files.append(present.png_file(story, "story.png"))
+                files.insert(1 if files else 0, present.png_file(story, "story.png"))
             gif = await picture(self.service, replay_gif, game_id, who=who, language=view.language)
             if gif and len(gif) < 8 * 1024 * 1024:
                 files.append(present.png_file(gif, "replay.gif"))

@@ -123,13 +123,24 @@ def board_pieces_png(record: dict[str, Any], *, language: str = "en") -> list[by
     """The whole board, and its four quarters when it is too big to read whole on a phone."""
     game = game_of(record)
     with speaking(translations(language)):
-        out = [png_bytes(render_board(game))]
-        cells = [c for p in game.board.placements for c in p.cells]
-        cols = max(x for x, _y in cells) - min(x for x, _y in cells) + 1
-        rows = max(y for _x, y in cells) - min(y for _x, y in cells) + 1
-        if max(cols, rows) > PIECES_FROM:
-            out += [png_bytes(render_board(game, region=quarter)) for quarter in ("nw", "ne", "sw", "se")]
-        return out
+        return [png_bytes(render_board(game)), *_quarters(game)]
+
+
+def final_pieces_png(record: dict[str, Any], *, language: str = "en") -> list[bytes]:
+    """The final board with the score chart, and its four quarters when it is too big to read
+    whole on a phone (the final post shows both: the whole game at a glance, then readable)."""
+    game = game_of(record)
+    with speaking(translations(language)):
+        return [png_bytes(render_final(game)), *_quarters(game)]
+
+
+def _quarters(game: Game) -> list[bytes]:
+    cells = [c for p in game.board.placements for c in p.cells]
+    cols = max(x for x, _y in cells) - min(x for x, _y in cells) + 1
+    rows = max(y for _x, y in cells) - min(y for _x, y in cells) + 1
+    if max(cols, rows) <= PIECES_FROM:
+        return []
+    return [png_bytes(render_board(game, region=quarter, highlight_last=False)) for quarter in ("nw", "ne", "sw", "se")]
 
 
 def preview_png(

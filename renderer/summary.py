@@ -29,7 +29,10 @@ from renderer.tile_art import font, tile_image
 
 REPLAY_SIDE = 720  # the animation's long side, in pixels
 REPLAY_MIN_WIDTH = 480  # in pixels: room for the legend beside a narrow board
-REPLAY_FRAME_MS = 350
+REPLAY_MOST_CELL = 120  # a tile's side while the board is small (the frame follows the board as it grows)
+REPLAY_HEADROOM = 3  # empty cells kept around the board (fewer while it is small) when the frame zooms out
+REPLAY_FRAME_MS = 350  # a turn's time at most; a long game's turns are shorter (REPLAY_TURNS_MS)
+REPLAY_TURNS_MS = 17000  # every turn of a whole game, together: with the last frame, 20 s
 # A turn whose changes lie far apart (the board's and the legend's) is two frames, the
 # first held this long: viewers show shorter delays as 100 ms (browsers those under 20 ms,
 # Apple's ImageIO all of them), which would stretch such turns.
@@ -76,21 +79,23 @@ def replay_gif(record: dict[str, Any], final: Game | None = None) -> bytes:
     if the caller has it (it sets the picture's extent), else it is replayed.
     """
     final = game_from_record(record) if final is None else final
-    frame, text = replay_frame(final)
+    canvas, text = replay_frame(final)
     game = new_game(record)
-    frames = _ReplayFrames(game, frame, text, score_digits=len(str(max(final.scores))))
+    turn_ms = replay_turn_ms(final.turn)
+    # A turn is split in two frames only where its second frame outlasts the first (a viewer tells them apart).
+    frames = _ReplayFrames(game, canvas, text, len(str(max(final.scores))), turn_ms > 2 * REPLAY_SPLIT_MS)
     out = io.BytesIO()
     header, _unused = GifImagePlugin.getheader(frames.shown, info={"loop": 0, "optimize": False})
     out.write(b"".join(header))
     # A frame is written once the next one is known: the last one stays longer.
-    pending: tuple[Box, Image.Image, int] = ((0, 0) + frames.shown.size, frames.shown.copy(), REPLAY_FRAME_MS)
+    pending: tuple[Box, Image.Image, int] = ((0, 0) + frames.shown.size, frames.shown.copy(), turn_ms)
     for move in record.get("moves", []):
         turn = game.turn
         game.apply(move)
         if game.turn != turn or game.finished:
             changes = frames.advance()
             if not changes:
-                pending = (pending[0], pending[1], pending[2] + REPLAY_FRAME_MS)
+                pending = (pending[0], pending[1], pending[2] + turn_ms)
                 continue
             # A turn is one frame, or two where its changes lie far apart (on the board
             # and in the legend below): the first is held REPLAY_SPLIT_MS.
@@ -98,16 +103,51 @@ def replay_gif(record: dict[str, Any], final: Game | None = None) -> bytes:
             for box, image in changes[:-1]:
                 _write_frame(out, box, image, REPLAY_SPLIT_MS)
             box, image = changes[-1]
-            pending = (box, image, REPLAY_FRAME_MS - REPLAY_SPLIT_MS * (len(changes) - 1))
+            pending = (box, image, turn_ms - REPLAY_SPLIT_MS * (len(changes) - 1))
     _write_frame(out, pending[0], pending[1], REPLAY_LAST_FRAME_MS)
     out.write(b";")
     return out.getvalue()
 
 
+def replay_turn_ms(turns: int) -> int:
+    """How long the replay shows each turn: REPLAY_FRAME_MS, shorter for a long game so that the
+    whole game takes REPLAY_TURNS_MS, never under REPLAY_SPLIT_MS (viewers stretch shorter ones)."""
+    # A GIF counts in hundredths of a second: whole ones, so that every turn lasts the same.
+    return max(REPLAY_SPLIT_MS, min(REPLAY_FRAME_MS, REPLAY_TURNS_MS // max(1, turns) // 10 * 10))
+
+
+def zoomed(previous: Frame | None, cells: list[Cell], canvas: Frame) -> Frame:
+    """The replay's frame for a board covering ``cells``: ``previous`` while the board and a ring
+    of cells around it still fit in it, else a frame around the board with REPLAY_HEADROOM empty
+    cells each side, its tiles as large as the canvas allows (REPLAY_MOST_CELL at most, never
+    larger than before), centred; never a cell smaller than the final board's (``canvas``)."""
+    xs, ys = [x for x, _y in cells], [y for _x, y in cells]
+    ring = [(min(xs) - 1, min(ys) - 1), (max(xs) + 1, max(ys) + 1)]
+    if previous is not None and all(previous.contains(*c) for c in ring):
+        return previous
+    width, height = canvas.size
+    inner_w, inner_h = width - 2 * canvas.margin, height - 2 * canvas.margin
+    span = max(max(xs) - min(xs), max(ys) - min(ys)) + 1
+    headroom = min(REPLAY_HEADROOM, 1 + span // 3)  # a small board keeps its large tiles
+    need_cols = max(xs) - min(xs) + 1 + 2 * (1 + headroom)
+    need_rows = max(ys) - min(ys) + 1 + 2 * (1 + headroom)
+    cell = min(REPLAY_MOST_CELL, inner_w // need_cols, inner_h // need_rows)
+    if previous is not None:
+        cell = min(cell, previous.cell)
+    cell = max(cell, canvas.cell)
+    cols, rows = inner_w // cell, inner_h // cell
+    min_x = (min(xs) + max(xs) + 1 - cols) // 2
+    min_y = (min(ys) + max(ys) + 1 - rows) // 2
+    if cell == canvas.cell:  # as far out as it goes: the final board's own frame
+        return canvas
+    return Frame(min_x, min_y, cols, rows, cell, canvas.margin, text=canvas.text)
+
+
 def replay_frame(final: Game) -> tuple[Frame, int]:
-    """The replay's frame (the final board's extent, its long side REPLAY_SIDE pixels, and at
-    least REPLAY_MIN_WIDTH wide: a board a few tiles wide gets empty columns each side, so
-    that its legend has room) and the legend's text size."""
+    """The replay's canvas: the final board's frame (the final board's extent, its long side
+    REPLAY_SIDE pixels, and at least REPLAY_MIN_WIDTH wide: a board a few tiles wide gets empty
+    columns each side, so that its legend has room), and the legend's text size. Earlier turns
+    are drawn larger on the same canvas (``zoomed``)."""
     cells = [c for p in final.board.placements for c in p.cells]
     span = max(max(x for x, _ in cells) - min(x for x, _ in cells), max(y for _, y in cells) - min(y for _, y in cells))
     frame = frame_for(cells, cell=max(12, REPLAY_SIDE // (span + 3)))
@@ -175,31 +215,49 @@ class _ReplayFrames:
     nearby cells in a box of its own, and the part of the legend that changed.
     """
 
-    def __init__(self, game: Game, frame: Frame, text: int, score_digits: int) -> None:
-        self.game, self.frame, self.text, self.score_digits = game, frame, text, score_digits
-        self.tiles = draw_area(game, frame, None, [], False, figures_too=False, both_sides=True)
+    def __init__(self, game: Game, canvas: Frame, text: int, score_digits: int, split: bool = True) -> None:
+        self.game, self.canvas, self.text, self.score_digits = game, canvas, text, score_digits
+        self.most = REPLAY_FRAMES_PER_TURN if split else 1  # frames a turn may take
+        self.band = palettised(self.legend())
+        self.shown = Image.new("P", (canvas.size[0], canvas.size[1] + self.band.height))
+        self.shown.putpalette(FIXED_PALETTE.getpalette() or [])
+        self.frame = zoomed(None, self.cells(), canvas)
+        self.start_board()
+        self.board_changes()
+        self.shown.paste(self.band, (0, self.tiles.height))
+
+    def cells(self) -> list[Cell]:
+        return [c for p in self.game.board.placements for c in p.cells]
+
+    def start_board(self) -> None:
+        """The board at ``self.frame`` without its tiles (the canvas's size: a frame zoomed in
+        leaves a strip of margin at its right and bottom)."""
+        self.tiles = Image.new("RGB", self.canvas.size, pal.MARGIN_BG)
+        self.tiles.paste(draw_area(self.game, self.frame, None, [], False, figures_too=False, both_sides=True))
         self.scratch = self.tiles.copy()  # where figures are drawn: see redraw
         self.pasted = 0
         self.figures: list[Figure] = []
         self.last: tuple[Cell, ...] = ()
-        self.band = palettised(self.legend())
-        self.shown = Image.new("P", (self.tiles.width, self.tiles.height + self.band.height))
-        self.shown.putpalette(FIXED_PALETTE.getpalette() or [])
         self.shown.paste(palettised(self.tiles), (0, 0))
-        self.board_changes()
-        self.shown.paste(self.band, (0, self.tiles.height))
 
     def legend(self) -> Image.Image:
-        return legend_band(self.game, self.tiles.width, self.text, score_digits=self.score_digits)
+        return legend_band(self.game, self.canvas.size[0], self.text, score_digits=self.score_digits)
 
     def advance(self) -> list[tuple[Box, Image.Image]]:
         """Bring the picture to the game's position: the boxes that changed, each with what
-        it now shows."""
-        boxes = self.board_changes()
+        it now shows (the whole board when the frame zooms out)."""
+        frame = zoomed(self.frame, self.cells(), self.canvas)
+        if frame is not self.frame:
+            self.frame = frame
+            self.start_board()
+            self.board_changes()
+            boxes: list[Box] = [(0, 0, *self.canvas.size)]
+        else:
+            boxes = self.board_changes()
         legend = self.legend_change()
         if legend is not None:
             boxes.append(legend)
-        return [(box, self.shown.crop(box)) for box in _merged(boxes, most=REPLAY_FRAMES_PER_TURN)]
+        return [(box, self.shown.crop(box)) for box in _merged(boxes, most=self.most)]
 
     def legend_change(self) -> Box | None:
         band = palettised(self.legend())

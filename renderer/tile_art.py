@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import functools
 import math
+import random
 import sys
+import zlib
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFilter, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
 
 from engine.expansions.wheel import sector_name
 from engine.tiledata.wheel import CROWN_SPACES, SECTORS
@@ -223,11 +225,8 @@ def _draw_tile(tile: TileType, s: int) -> Image.Image:
                 mdraw.polygon(_shift(poly, ox, oy), fill=255)
     if mask.getbbox():
         img.paste(pal.CITY + (255,), (0, 0), mask)
-        edge = mask.filter(ImageFilter.FIND_EDGES).filter(ImageFilter.MaxFilter(3))
-        border = Image.new("L", (w, h), 0)
-        ImageDraw.Draw(border).rectangle([2, 2, w - 3, h - 3], fill=255)
-        edge = Image.composite(edge, Image.new("L", (w, h), 0), border)
-        img.paste(pal.WALL + (255,), (0, 0), edge)
+        _rooftops(draw, mask, tile, s)
+        _city_wall(img, mask, s)
 
     # Rivers, then roads (bridges cross over the river).
     for kind, colour, width in (("river", pal.RIVER, river_w), ("road", pal.ROAD, road_w)):
@@ -237,11 +236,18 @@ def _draw_tile(tile: TileType, s: int) -> Image.Image:
             for path in _paths(tile, seg, s):
                 if kind == "road":
                     draw.line(path, fill=pal.ROAD_EDGE, width=width + max(2, s // 32), joint="curve")
+                else:  # banks either side of the water
+                    draw.line(path, fill=pal.RIVER_BANK, width=width + max(4, s // 14), joint="curve")
                 draw.line(path, fill=colour, width=width, joint="curve")
     river_stubs = [seg for seg in tile.segments if seg.kind == "river"]
     if len(river_stubs) >= 3 or extra == "spring" or tile.id == "river2.city_end":
         r = s * 0.14
+        draw.ellipse([s / 2 - r - s // 28, s / 2 - r - s // 28, s / 2 + r + s // 28, s / 2 + r + s // 28],
+                     fill=pal.RIVER_BANK)  # fmt: skip
         draw.ellipse([s / 2 - r, s / 2 - r, s / 2 + r, s / 2 + r], fill=pal.RIVER)
+    for seg in river_stubs:  # ripples on the water, along the flow
+        for path in _paths(tile, seg, s):
+            _ripples(draw, path, river_w, s)
     if extra in ("lake", "volcano"):
         r = s * 0.3
         draw.ellipse([s / 2 - r, s / 2 - r, s / 2 + r, s / 2 + r], fill=pal.LAKE)
@@ -265,9 +271,120 @@ def _draw_tile(tile: TileType, s: int) -> Image.Image:
             pixel = img.getpixel(seed)
             if isinstance(pixel, tuple) and pixel[:3] == pal.FIELD:
                 flood_fill(img, seed, pal.FIELD_ALT + (255,))
+    _grass(img, tile, s)
     # A fine grid line between tiles.
     draw.rectangle([0, 0, w - 1, h - 1], outline=(90, 110, 60, 255))
     return img
+
+
+def _rng(tile: TileType) -> random.Random:
+    """The same scatter of tufts and roofs for a tile type every time (its pictures are cached,
+    and a replay's frames must agree)."""
+    return random.Random(zlib.crc32(tile.id.encode()))
+
+
+def _grass(img: Image.Image, tile: TileType, s: int) -> None:
+    """Tufts of grass on the fields: short strokes a shade darker than the field under them."""
+    if s < 24:
+        return  # a speck at this size: plain fields read better
+    draw = ImageDraw.Draw(img)
+    rng = _rng(tile)
+    w, h = img.size
+    darker = {pal.FIELD: pal.FIELD_TUFT, pal.FIELD_ALT: pal.FIELD_ALT_TUFT}
+    tuft = max(2.0, s * 0.045)
+    line = max(1, s // 48)
+    for _ in range(int(w * h / (s * s) * 26)):
+        x, y = rng.uniform(tuft, w - tuft - 1), rng.uniform(tuft, h - tuft - 1)
+        under = img.getpixel((int(x), int(y)))
+        if not isinstance(under, tuple) or under[:3] not in darker:
+            continue
+        if any(img.getpixel((int(x + dx), int(y + dy)))[:3] != under[:3]  # type: ignore[index]
+               for dx, dy in ((-tuft, 0), (tuft, 0), (0, -tuft))):  # fmt: skip
+            continue  # at a road's or a city's edge: no tuft across it
+        colour = darker[(under[0], under[1], under[2])] + (255,)
+        draw.line([(x - tuft * 0.6, y), (x - tuft * 0.1, y - tuft)], fill=colour, width=line)
+        draw.line([(x, y), (x + tuft * 0.1, y - tuft * 1.2)], fill=colour, width=line)
+        draw.line([(x + tuft * 0.6, y), (x + tuft * 0.2, y - tuft)], fill=colour, width=line)
+
+
+def _city_wall(img: Image.Image, mask: Image.Image, s: int) -> None:
+    """The wall along a city's inner border, with merlons (crenellations) on its inner side."""
+    w, h = img.size
+    edge = mask.filter(ImageFilter.FIND_EDGES)
+    border = Image.new("L", (w, h), 0)
+    ImageDraw.Draw(border).rectangle([2, 2, w - 3, h - 3], fill=255)
+    edge = ImageChops.multiply(edge, border)  # not along the tile's own sides: the city goes on there
+    thick = max(3, (s // 22) | 1)
+    wall = edge.filter(ImageFilter.MaxFilter(thick))
+    if s >= 32:  # merlons: the wall widened inwards, every other block
+        block = max(3, s // 14)
+        deeper = edge.filter(ImageFilter.MaxFilter(thick + 2 * max(2, s // 30)))
+        checker = Image.new("L", (w, h), 0)
+        cdraw = ImageDraw.Draw(checker)
+        for bx in range(0, w, block):
+            for by in range(0, h, block):
+                if (bx // block + by // block) % 2 == 0:
+                    cdraw.rectangle([bx, by, bx + block - 1, by + block - 1], fill=255)
+        merlons = ImageChops.multiply(ImageChops.multiply(deeper, mask), checker)
+        img.paste(pal.WALL_TOP + (255,), (0, 0), merlons)
+    img.paste(pal.WALL + (255,), (0, 0), wall)
+
+
+def _rooftops(draw: ImageDraw.ImageDraw, mask: Image.Image, tile: TileType, s: int) -> None:
+    """A few rooftops seen from above (a ridge down the middle), deep inside the city."""
+    if s < 32:
+        return
+    rng = _rng(tile)
+    w, h = mask.size
+    half = s * 0.05
+    reach = s * 0.13  # this far from any wall
+    step = s * 0.2
+    placed: list[Point] = []
+    y = step * 0.6
+    while y < h - step * 0.4:
+        x = step * 0.6
+        while x < w - step * 0.4:
+            px, py = x + rng.uniform(-step * 0.2, step * 0.2), y + rng.uniform(-step * 0.2, step * 0.2)
+            deep = all(
+                mask.getpixel((int(min(w - 1, max(0, px + dx))), int(min(h - 1, max(0, py + dy))))) == 255
+                for dx in (-reach, 0, reach) for dy in (-reach, 0, reach)
+            )  # fmt: skip
+            if deep and rng.random() < 0.6 and all(math.hypot(px - a, py - b) > step * 0.75 for a, b in placed):
+                placed.append((px, py))
+                long = rng.random() < 0.5
+                rw, rh = (half * 1.5, half) if long else (half, half * 1.5)
+                draw.rectangle([px - rw, py - rh, px + rw, py + rh], fill=pal.ROOF, outline=pal.ROOF_EDGE)
+                if long:
+                    draw.line([(px - rw, py), (px + rw, py)], fill=pal.ROOF_EDGE, width=max(1, s // 48))
+                else:
+                    draw.line([(px, py - rh), (px, py + rh)], fill=pal.ROOF_EDGE, width=max(1, s // 48))
+            x += step
+        y += step
+
+
+def _ripples(draw: ImageDraw.ImageDraw, path: list[Point], river_w: int, s: int) -> None:
+    """Short light strokes on the water, along the river's course."""
+    if s < 32 or len(path) < 2:
+        return
+    every = s * 0.22
+    gone = 0.0
+    side = 1
+    for (x0, y0), (x1, y1) in zip(path, path[1:], strict=False):
+        length = math.hypot(x1 - x0, y1 - y0)
+        if length == 0:
+            continue
+        ux, uy = (x1 - x0) / length, (y1 - y0) / length
+        t = every - gone
+        while t < length:
+            cx, cy = x0 + ux * t, y0 + uy * t
+            off = side * river_w * 0.18
+            cx, cy = cx - uy * off, cy + ux * off
+            dash = river_w * 0.35
+            draw.line([(cx - ux * dash, cy - uy * dash), (cx + ux * dash, cy + uy * dash)], fill=pal.RIPPLE,
+                      width=max(1, s // 40))  # fmt: skip
+            side = -side
+            t += every
+        gone = (gone + length) % every
 
 
 def flood_fill(img: Image.Image, seed: tuple[int, int], colour: tuple[int, int, int, int]) -> None:
@@ -326,6 +443,25 @@ def _house(draw: ImageDraw.ImageDraw, x: float, y: float, r: float, colour: tupl
         fill=pal.VILLAGE_ROOF,
         outline=(60, 40, 30),
     )
+
+
+def _cloister(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float) -> None:
+    """A church: a nave under a red roof, a bell tower with a spire and a cross, an arched door."""
+    edge = (60, 40, 30)
+    line = max(1, int(r / 10))
+    nave = [cx - r * 1.05, cy - r * 0.35, cx + r * 0.45, cy + r]
+    draw.rectangle(nave, fill=pal.CLOISTER_WALL, outline=edge, width=line)
+    draw.polygon([(cx - r * 1.25, cy - r * 0.35), (cx + r * 0.6, cy - r * 0.35), (cx + r * 0.3, cy - r * 0.95),
+                  (cx - r * 0.95, cy - r * 0.95)], fill=pal.CLOISTER_ROOF, outline=edge)  # fmt: skip
+    draw.rectangle([cx + r * 0.35, cy - r * 0.95, cx + r, cy + r], fill=pal.CLOISTER_WALL, outline=edge, width=line)
+    draw.polygon([(cx + r * 0.28, cy - r * 0.95), (cx + r * 1.07, cy - r * 0.95), (cx + r * 0.675, cy - r * 1.75)],
+                 fill=pal.CLOISTER_ROOF, outline=edge)  # fmt: skip
+    tx, ty = cx + r * 0.675, cy - r * 1.75
+    draw.line([(tx, ty), (tx, ty - r * 0.45)], fill=edge, width=line + 1)
+    draw.line([(tx - r * 0.17, ty - r * 0.3), (tx + r * 0.17, ty - r * 0.3)], fill=edge, width=line + 1)
+    draw.ellipse([cx + r * 0.55, cy - r * 0.65, cx + r * 0.8, cy - r * 0.4], fill=edge)  # the bell's window
+    draw.rectangle([cx - r * 0.5, cy + r * 0.35, cx - r * 0.15, cy + r], fill=edge)  # the door
+    draw.pieslice([cx - r * 0.5, cy + r * 0.18, cx - r * 0.15, cy + r * 0.52], 180, 360, fill=edge)
 
 
 def _paths(tile: TileType, seg: Segment, s: float) -> list[list[Point]]:
@@ -440,13 +576,7 @@ def _draw_upright(draw: ImageDraw.ImageDraw, tile: TileType, rot: int, s: int, w
         _house(draw, *at(s * 0.72, s * 0.3), s * 0.1, (200, 160, 60))
     for seg in tile.segments:
         if seg.kind == "cloister":
-            cx, cy = at(s / 2, s * 0.26 if river_stubs else s / 2)
-            r = s * 0.16
-            draw.rectangle([cx - r, cy - r * 0.6, cx + r, cy + r], fill=pal.CLOISTER_WALL, outline=(60, 40, 30))
-            draw.polygon(
-                [(cx - r * 1.2, cy - r * 0.6), (cx + r * 1.2, cy - r * 0.6), (cx, cy - r * 1.5)], fill=pal.CLOISTER_ROOF
-            )
-            draw.rectangle([cx - r * 0.2, cy + r * 0.3, cx + r * 0.2, cy + r], fill=(60, 40, 30))
+            _cloister(draw, *at(s / 2, s * 0.26 if river_stubs else s / 2), s * 0.16)
         if seg.kind == "castle":
             cx, cy = at(w / 2, h / 2)
             bw = s * (0.55 if rot in (0, 180) else 0.4)
@@ -489,8 +619,10 @@ def _draw_upright(draw: ImageDraw.ImageDraw, tile: TileType, rot: int, s: int, w
             _draw_icon(draw, name, *at(*_beside_road(tile, seg, s)), s)
     for k, name in enumerate(tile.loose_decorations):
         _draw_icon(draw, name, *at(s * (0.2 + 0.15 * k), s * 0.8), s)
-    if tile.village:
-        _house(draw, *at(s / 2, s / 2), s * 0.11, pal.VILLAGE)
+    if tile.village:  # a hamlet: three houses around the crossing
+        vx, vy = at(s / 2, s / 2)
+        for hx, hy, size in ((-0.09, 0.02, 0.075), (0.09, 0.02, 0.075), (0.0, -0.02, 0.095)):
+            _house(draw, vx + hx * s, vy + hy * s, s * size, pal.VILLAGE)
     if tile.wheel_icon:
         r = s * 0.15
         x, y = wheel_icon_centre(tile, rot, s)

@@ -120,10 +120,18 @@ def test_player_colours_are_apart_under_three_colour_blindness_simulations():
 
 
 def test_fields_and_cities_are_apart_under_the_simulations_as_drawn():
-    art = tile_image(TILE_TYPES["base.E"], 0, 96)  # a city on the north edge, field below
-    city, field = art.getpixel((48, 8))[:3], art.getpixel((48, 80))[:3]
+    art = tile_image(TILE_TYPES["base.E"], 0, 96).convert("RGB")  # a city on the north edge, field below
+
+    def most_of(box):  # what the area mostly is (rooftops and tufts of grass lie on it)
+        return max(art.crop(box).getcolors(96 * 96), key=lambda c: c[0])[1]
+
+    city, field = most_of((0, 0, 96, 16)), most_of((0, 64, 96, 96))
     assert (city, field) == (pal.CITY, pal.FIELD)
     assert worst_delta_e(city, field) >= 20
+    # The art's own details stay readable on what they lie on, under every simulation too.
+    for detail, ground, least in [(pal.ROOF, pal.CITY, 15), (pal.WALL, pal.CITY, 20), (pal.RIPPLE, pal.RIVER, 15),
+                                  (pal.RIVER_BANK, pal.FIELD, 15), (pal.FIELD_TUFT, pal.FIELD, 4)]:  # fmt: skip
+        assert worst_delta_e(detail, ground) >= least, (detail, ground)
 
 
 def test_a_known_deuteranopia_value():
@@ -280,17 +288,21 @@ def whole_replay_frames(record: dict) -> list[Image.Image]:
     last tile's frame and the legend, on a fresh picture (what the streamed GIF must show)."""
     from engine.record import new_game
     from renderer.board import FIXED_PALETTE, draw_area, draw_figures, legend_band, outline_cells
-    from renderer.summary import replay_frame
+    from renderer.summary import replay_frame, zoomed
 
     final = new_game(record)
     for move in record["moves"]:
         final.apply(move)
-    frame, text = replay_frame(final)
+    canvas, text = replay_frame(final)
     digits = len(str(max(final.scores)))
     game = new_game(record)
+    frame = None
 
     def whole() -> Image.Image:
-        img = draw_area(game, frame, None, [], False, figures_too=False, both_sides=True)
+        nonlocal frame
+        frame = zoomed(frame, [c for p in game.board.placements for c in p.cells], canvas)
+        img = Image.new("RGB", canvas.size, pal.MARGIN_BG)
+        img.paste(draw_area(game, frame, None, [], False, figures_too=False, both_sides=True))
         for p in game.board.placements:
             art = tile_image(p.tile, p.rot, frame.cell)
             img.paste(art, frame.origin(min(c[0] for c in p.cells), min(c[1] for c in p.cells)), art)
@@ -372,12 +384,14 @@ def test_tile_art_fills_fields_as_pillows_flood_fill_does(monkeypatch):
 def test_a_turn_split_in_two_frames_shows_its_final_pixels_in_each():
     """The first frame of a split turn draws a box of the turn's final picture: its pixels
     there are the ones the turn ends with, and it holds for REPLAY_SPLIT_MS."""
-    from renderer.summary import REPLAY_FRAME_MS, REPLAY_SPLIT_MS
+    from renderer.summary import REPLAY_LAST_FRAME_MS, REPLAY_SPLIT_MS, replay_turn_ms
 
-    game = Game([f"Player{i}" for i in range(4)], SETS["wheel"], seed=6)
+    game = Game([f"Player{i}" for i in range(4)], SETS["base"], seed=6)  # a game short enough to split turns
     ais = [GreedyPlayer(6 + i) for i in range(4)]
     while not game.finished:
         game.apply(ais[game.actor].choose(game))
+    turn_ms = replay_turn_ms(game.turn)
+    assert turn_ms > 2 * REPLAY_SPLIT_MS  # room for a split turn
     gif = Image.open(io.BytesIO(replay_gif(game.to_json())))
     splits = 0
     for k in range(gif.n_frames - 1):
@@ -387,7 +401,8 @@ def test_a_turn_split_in_two_frames_shows_its_final_pixels_in_each():
         splits += 1
         box, first = gif.dispose_extent, gif.convert("RGB")
         gif.seek(k + 1)
-        assert gif.info["duration"] == REPLAY_FRAME_MS - REPLAY_SPLIT_MS  # the turn's second and last frame
+        last = k + 1 == gif.n_frames - 1  # the game's last frame stays on longer
+        assert gif.info["duration"] == (REPLAY_LAST_FRAME_MS if last else turn_ms - REPLAY_SPLIT_MS)  # its 2nd
         assert first.crop(box).tobytes() == gif.convert("RGB").crop(box).tobytes()
     assert splits > 10
 

@@ -12,7 +12,14 @@ from renderer import palette as pal
 from renderer.board import frame_for, label_cells, png_bytes, render_board
 from renderer.gallery import gallery
 from renderer.preview import render_preview, spot_targets
-from renderer.summary import REPLAY_FRAME_MS, REPLAY_LAST_FRAME_MS, REPLAY_SPLIT_MS, render_final, replay_gif
+from renderer.summary import (
+    REPLAY_FRAME_MS,
+    REPLAY_LAST_FRAME_MS,
+    REPLAY_SPLIT_MS,
+    render_final,
+    replay_gif,
+    replay_turn_ms,
+)
 from renderer.tile_art import spots, tile_image
 from tests.helpers import meeple, play, tile, turn_frames
 
@@ -148,5 +155,43 @@ def test_final_picture_and_replay_animation():
         if duration != REPLAY_SPLIT_MS:  # a turn's last frame
             turns.append(shown)
             shown = 0
-    assert turns[:-1] == [REPLAY_FRAME_MS] * game.turn and durations[-1] == REPLAY_LAST_FRAME_MS
-    assert min(durations) == REPLAY_SPLIT_MS  # some turns are split; no frame is too short to be honoured
+    turn_ms = replay_turn_ms(game.turn)
+    assert REPLAY_SPLIT_MS <= turn_ms <= REPLAY_FRAME_MS
+    assert turns[:-1] == [turn_ms] * game.turn and durations[-1] == REPLAY_LAST_FRAME_MS
+    assert sum(durations) <= 20_000  # a whole game in 20 s at most
+    assert min(durations) >= REPLAY_SPLIT_MS  # no frame is too short to be honoured
+    # A turn is split in two frames only where the second outlasts the first.
+    assert (min(durations) == REPLAY_SPLIT_MS) == (turn_ms > 2 * REPLAY_SPLIT_MS)
+
+
+def test_the_replay_follows_the_board_as_it_grows_and_a_long_game_lasts_20_seconds():
+    """The first turns are drawn large (tiles >= 40 px at the 400 px a phone shows), the frame
+    zooms out as the board grows (never in again), down to the final board's own frame; a
+    6-player game of every set lasts at most 20 s and stays under Discord's limit."""
+    from engine.ai import GreedyPlayer
+    from engine.record import new_game
+    from renderer.summary import replay_frame, zoomed
+
+    sets = ["base", "river1", "river2", "castles", "ferries", "toll"]
+    game = Game([f"P{i}" for i in range(6)], sets, seed=9)
+    ais = [GreedyPlayer(9 + i) for i in range(6)]
+    while not game.finished:
+        game.apply(ais[game.actor].choose(game))
+    record = game.to_json()
+    canvas, _text = replay_frame(game)
+    replay, frame, cells_seen = new_game(record), None, []
+    for move in record["moves"]:
+        replay.apply(move)
+        frame = zoomed(frame, [c for p in replay.board.placements for c in p.cells], canvas)
+        cells_seen.append(frame.cell)
+    assert cells_seen[0] * 400 / canvas.size[0] >= 40  # the start, readable on a phone
+    assert cells_seen == sorted(cells_seen, reverse=True)  # zooms out only
+    assert frame is canvas or frame.cell >= canvas.cell
+    assert 1 < len(set(cells_seen)) <= 8  # a few zooms, not one per turn
+    data = replay_gif(record)
+    anim = Image.open(io.BytesIO(data))
+    total = 0
+    for k in range(anim.n_frames):
+        anim.seek(k)
+        total += anim.info["duration"]
+    assert total <= 20_000 and len(data) < 8 * 1024 * 1024
