@@ -247,7 +247,9 @@ def final_content(view: TurnView, lines: list[str]) -> str:
         f"{i}. {COLOUR_SQUARES[list(view.scores).index(name) % 6]} **{safe(name, 40)}** — {score}"
         for i, (name, score) in enumerate(sorted(view.scores.items(), key=lambda kv: -kv[1]), start=1)
     )
-    return clip(event_lines(lines, 1500) + "\n\n**" + _("Final scores") + f"**\n{table}")
+    below = _("The replay, the story and the record (`python -m engine.replay carcassonne-{id}.json`) are below.")
+    replay = below.format(id=view.game_id)
+    return clip(event_lines(lines, 1400) + "\n\n**" + _("Final scores") + f"**\n{table}\n\n{replay}")
 
 
 def seat_line(names: list[str]) -> str:

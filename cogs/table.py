@@ -7,6 +7,8 @@ It acts for the game's own server (``Caller.system``).
 
 from __future__ import annotations
 
+import io
+import json
 import logging
 from typing import Any
 
@@ -73,6 +75,11 @@ class Table:
             gif = await picture(self.service, replay_gif, game_id, who=who, language=view.language)
             if gif and len(gif) < 8 * 1024 * 1024:
                 files.append(present.png_file(gif, "replay.gif"))
+            try:  # the game's record, whole now that it is over: python -m engine.replay replays it
+                record = json.dumps(await self.service.export(who, game_id), indent=1).encode()
+                files.append(discord.File(io.BytesIO(record), filename=f"carcassonne-{game_id}.json"))
+            except ServiceError as exc:
+                log.warning("no record for game %s's final post: %s", game_id, exc)
             row = await self.service.lobby(who, game_id)
             again = None
             if row.league_id is None:  # a rated game's next match is the league's to open

@@ -291,6 +291,14 @@ async def test_another_servers_lobby_and_turn_buttons_reach_nothing(tmp_path):
             assert f"no game #{game_id} in this server" in answer.text, part
         row = await h.bot.service.lobby(await any_of(h.bot.service, game_id), game_id)
         assert [s.user_id for s in row.seats] == [str(ANN.id)] and row.options["sets"] == ["base", "castles"]
+        plain = (await h.slash(ANN, channel, "carc new", sets="base")).public[-1]  # room for the clock menu
+        plain_id = int(plain["components"][0]["components"][0]["custom_id"].split(":")[2])
+        answer = await h.select(EVE, {**plain, "channel_id": str(other)}, "carc:clock:", ["15m+30s"])
+        assert f"no game #{plain_id} in this server" in answer.text
+        answer = await h.select(BOB, plain, "carc:clock:", ["15m+30s"])  # not the lobby's creator
+        assert "only the player who opened the lobby" in answer.text
+        row = await h.bot.service.lobby(await any_of(h.bot.service, plain_id), plain_id)
+        assert row.options["time_control"] == "per-turn"
         game_id, thread = await open_game(h, channel, [ANN, BOB], "base")
         post = turn_message(h, thread)
         answer = await h.click(EVE, {**post, "channel_id": str(other)}, "Take turn")

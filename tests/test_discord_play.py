@@ -125,8 +125,10 @@ async def assert_final_pictures(h: Harness, game_id: int, final: dict[str, Any])
     span = max(max(x for x, _ in cells) - min(x for x, _ in cells), max(y for _, y in cells) - min(y for _, y in cells))
     quarters = {f"final-{q}.png" for q in ("nw", "ne", "sw", "se")} if span + 1 > PIECES_FROM else set()
     names = [a["filename"] for a in final["attachments"]]
-    assert names[:2] == ["final.png", "story.png"] and names[-1] == "replay.gif"
-    assert set(names) == {"final.png", "story.png", "replay.gif"} | quarters
+    record = f"carcassonne-{game_id}.json"
+    assert names[:2] == ["final.png", "story.png"] and names[-2:] == ["replay.gif", record]
+    assert set(names) == {"final.png", "story.png", "replay.gif", record} | quarters
+    assert f"python -m engine.replay {record}" in final["content"]
 
 
 @pytest.mark.parametrize("family", list(FAMILIES))

@@ -48,6 +48,16 @@ def bad_move(draw: st.DrawFn) -> object:
     return move
 
 
+def _not_a_time_control(text: str) -> bool:
+    from service.timecontrol import BadTimeControl, parse
+
+    try:
+        parse(text)
+    except BadTimeControl:
+        return True
+    return False
+
+
 class World:
     """One database with a running game in server "1001", shared by the examples."""
 
@@ -121,6 +131,13 @@ def test_malformed_service_calls_are_refused_and_change_nothing():
         ANY.filter(lambda v: not isinstance(v, list)).map(
             lambda v: ("lobby", lambda s: s.create_lobby(as_("u9", "1001"), "Di", LobbyOptions(sets=v)))
         ),
+        (ANY.filter(lambda v: not isinstance(v, str)) | st.text(max_size=60).filter(_not_a_time_control)).map(
+            lambda v: ("clock", lambda s: s.create_lobby(as_("u9", "1001"), "Di", LobbyOptions(time_control=v)))
+        ),
+        ANY.filter(lambda v: not (isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 366)).map(
+            lambda v: ("vacation", lambda s: s.vacation(as_("u1", "1001"), "Ann", v))
+        ),
+        BAD_USER.map(lambda u: ("user", lambda s: s.away_until(anyone("1001"), u))),
         ANY.filter(lambda v: not isinstance(v, str)).map(
             lambda v: ("lobby", lambda s: s.join(as_("u9", "1001"), gid, v))
         ),
@@ -160,7 +177,7 @@ def test_malformed_service_calls_are_refused_and_change_nothing():
     try:
         check()
         kinds = {"play move", "moves", "game id", "user", "version", "guild", "other guild", "lobby", "caller",
-                 "settings", "cell", "level", "options", "status"}  # fmt: skip
+                 "settings", "cell", "level", "options", "status", "clock", "vacation"}  # fmt: skip
         assert seen == kinds
         # The game is intact and playable after all that.
         turn = world.loop.run_until_complete(world.service.turn(anyone("1001"), gid))
