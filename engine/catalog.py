@@ -89,6 +89,26 @@ TILE_TYPES: Mapping[str, TileType] = _TileTypes()
 BASE_START = base.START
 
 
+def add_set(name: str, rows: Callable[[], list[tuple]]) -> None:
+    """Make a set's tiles known (an expansion outside the built-in ones brings its rows: see
+    ``Expansion.tile_rows``); its tile ids must start with ``name`` and a dot, as every set's do."""
+    ids = [row[0] for row in rows()]
+    clash = [i for i in ids if not i.startswith(name + ".") or _SET_OF.get(i, name) != name]
+    if clash:
+        raise ValueError(f"set {name!r}: tile ids {clash[:3]} are not its own")
+    _ROWS[name] = rows
+    _SET_OF.update((i, name) for i in ids)
+
+
+def remove_set(name: str) -> None:
+    """Forget a set added with ``add_set`` (tests remove their toy sets)."""
+    for tile_id in [i for i, s in _SET_OF.items() if s == name]:
+        del _SET_OF[tile_id]
+        _BY_ID.pop(tile_id, None)
+    _ROWS.pop(name, None)
+    _PARSED.pop(name, None)
+
+
 def set_ids(name: str) -> list[str]:
     """The tile ids of a set, in catalog order (without parsing its tiles)."""
     return [tile_id for tile_id, s in _SET_OF.items() if s == name]

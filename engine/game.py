@@ -23,7 +23,7 @@ from engine.catalog import BASE_START, SET_TILES, TILE_TYPES, expand, tile_set
 from engine.expansions import HOOKS, Expansion, overridden
 from engine.expansions.registry import EXPANSIONS, event_owner, expansion_classes, figure_owner, scored_feature_word
 from engine.language import N_, _, ngettext, sentence
-from engine.moves import BadSetup, Event, IllegalMove, Move, Option, Question
+from engine.moves import BadSetup, BoardFigure, Event, IllegalMove, Move, Option, Question
 from engine.steps import ASKS, DONE, GAME_OVER, FigureOption, Step
 from engine.tiles import TileType
 from engine.words import cell, feature_phrase, feature_word, names, role, tile_name
@@ -252,6 +252,10 @@ class PlaceFigure(Step):
             if option.owns(move):
                 return option
         return None
+
+    def tags(self, game: Game, move: Move) -> frozenset[str]:
+        extra = self._extra(game, move)
+        return extra.tags if extra is not None else frozenset()
 
     def label(self, game: Game, move: Move) -> str:
         extra = self._extra(game, move)
@@ -605,7 +609,7 @@ class Game:
         step = self.current_step
         if step is None:
             return None
-        options = tuple(Option(m, step.label(self, m)) for m in step.moves(self))
+        options = tuple(Option(m, step.label(self, m), step.tags(self, m)) for m in step.moves(self))
         return Question(
             player=self.players[self.actor],
             kind=step.name,
@@ -640,14 +644,34 @@ class Game:
             self._placements = placements
         return placements
 
+    def board_figures(self) -> list[BoardFigure]:
+        """Everything standing on the board, in drawing order, as plain views: the followers, then
+        each expansion's figures (``Expansion.board_figures``)."""
+        board = self.board
+        out: list[BoardFigure] = []
+        for root, standing in enumerate(board.followers):
+            if not standing or board.parent[root] != root:
+                continue
+            for player, node in standing:
+                out.append(BoardFigure("follower", tuple(board.placement_of(node).cells), player, (node,)))
+        for hook in self._hooks["board_figures"]:
+            out += hook(self)
+        return out
+
     def figure_moves_after(self, placement: Move) -> list[Move]:
         """The follower moves the current player would have after a placement (a tile
         or castle move), tried on a copy: this game does not change."""
+        return [o.move for o in self.figure_options_after(placement)]
+
+    def figure_options_after(self, placement: Move) -> list[Option]:
+        """The follower options (with their tags) the current player would have after a placement,
+        tried on a copy: this game does not change."""
         trial = self.clone()
         trial.apply(placement)
         if trial.finished or trial.turn != self.turn or trial.step != "figure":
             return []
-        return [m for m in trial.legal_moves() if m["type"] == "meeple"]
+        question = trial.question()
+        return [o for o in question.options if o.move["type"] == "meeple"] if question is not None else []
 
     def next_info(self) -> dict[str, Any] | None:
         """Whose decision is awaited and for what (None once finished)."""

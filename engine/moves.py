@@ -239,11 +239,30 @@ EVENT_TYPES: dict[str, type] = {
 
 
 # ---------------------------------------------------------------------- the question
+# An option's tag: the figure it places stands off the placed tile (a crown space of the wheel), so a
+# front end does not number it among the tile's follower spots.
+OFF_TILE = "off_tile"
+
+
 class Option(NamedTuple):
-    """One legal answer to the question: the move, and how it reads for a player."""
+    """One legal answer to the question: the move, how it reads for a player, and tags that tell
+    front ends how to show it (``OFF_TILE``) without knowing which expansion offers it."""
 
     move: Move
     label: str
+    tags: frozenset[str] = frozenset()
+
+
+class BoardFigure(NamedTuple):
+    """Something standing on the board as front ends draw it: a plain view, never an expansion's own
+    state. ``kind`` names the drawing ("follower", or an expansion's: "pig", "crowns", "ferry",
+    "toll"); ``cells`` where it is drawn (what a replay redraws when it changes); ``owner`` the player it
+    belongs to, if any; ``data`` what the drawing needs besides (hashable)."""
+
+    kind: str
+    cells: tuple[tuple[int, int], ...]
+    owner: int | None
+    data: tuple[Any, ...] = ()
 
 
 class Question(NamedTuple):

@@ -69,6 +69,10 @@ class Step:
         """How one of this step's moves reads in a list of options."""
         return move["type"]
 
+    def tags(self, game: Game, move: Move) -> frozenset[str]:
+        """How front ends show one of this step's moves (``engine.moves.OFF_TILE``...)."""
+        return frozenset()
+
     def check(self, game: Game, move: Move) -> None:
         """Raise IllegalMove unless ``move`` is a legal move of this step now."""
         if move["type"] == "pass" and not self.may_pass(game):
@@ -99,6 +103,9 @@ class FigureOption:
 
     def label(self, game: Game, move: Move) -> str:
         return move["type"]
+
+    #: the tags of its moves' options (``engine.moves.OFF_TILE`` for a figure off the placed tile)
+    tags: frozenset[str] = frozenset()
 
     def check(self, game: Game, move: Move) -> None:
         """Raise IllegalMove unless the move can be played now."""

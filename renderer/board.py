@@ -13,13 +13,14 @@ import functools
 import io
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
 from engine import Game
 from engine.language import _, ngettext
-from engine.tiledata.wheel import SECTORS
+from engine.moves import BoardFigure
 from renderer import figures
 from renderer import palette as pal
 from renderer.tile_art import crown_points, font, spots, tile_image
@@ -373,35 +374,13 @@ def legend_band(
     return out
 
 
-Figure = tuple[tuple[Cell, ...], tuple]
+Figure = BoardFigure  # what stands on the board, as the engine hands it over (engine.moves)
 
 
 def placed_figures(game: Game) -> list[Figure]:
-    """Every figure on the board, in drawing order: (the cells it is drawn on, what it is).
-
-    What it is is a key that changes whenever its drawing would: a replay redraws
-    only the cells whose figures changed from one turn to the next.
-    """
-    board = game.board
-    out: list[Figure] = []
-    for root, standing in enumerate(board.followers):
-        if not standing or board.parent[root] != root:
-            continue
-        for player, node in standing:
-            out.append((tuple(board.placement_of(node).cells), ("follower", player, node)))
-    wheel = game.expansion_state("wheel")
-    if wheel:
-        start = next(p for p in board.placements if p.tile.id == "wheel.start")
-        footprint = tuple(start.cells)
-        out.append((footprint, ("pig", start.x, start.y, wheel["pig"])))
-        for name, spaces in wheel["crowns"].items():
-            out.append((footprint, ("crowns", start.x, start.y, name, tuple(spaces))))
-    for key, join in game.expansion_state("ferries").get("at", {}).items():
-        x, y = map(int, key.split(","))
-        out.append((((x, y),), ("ferry", x, y, join)))
-    for player, house in game.expansion_state("toll").get("houses", {}).items():
-        out.append((((house["x"], house["y"]),), ("toll", player, house["x"], house["y"], house["value"])))
-    return out
+    """Every figure on the board, in drawing order (``Game.board_figures``): plain views whose
+    equality changes whenever their drawing would, so a replay redraws only what changed."""
+    return game.board_figures()
 
 
 @functools.lru_cache(maxsize=1024)
@@ -426,42 +405,77 @@ def _legend_entry(
 
 
 def draw_figures(img: Image.Image, game: Game, frame: Frame, figures_on: list[Figure] | None = None) -> None:
-    """Draw the figures (``placed_figures``, or the ones given) in ``frame``."""
+    """Draw the figures (``placed_figures``, or the ones given) in ``frame``, each kind with its
+    function in ``FIGURE_DRAWINGS``."""
     draw = ImageDraw.Draw(img)
-    board = game.board
+    for figure in placed_figures(game) if figures_on is None else figures_on:
+        drawing = FIGURE_DRAWINGS.get(figure.kind)
+        if drawing is None:
+            raise ValueError(f"no drawing for the figure kind {figure.kind!r} (renderer.board.draws)")
+        drawing(img, draw, game, frame, figure)
+
+
+FigureDrawing = Callable[[Image.Image, ImageDraw.ImageDraw, Game, Frame, Figure], None]
+#: How each kind of figure is drawn: the one place a new expansion's figure needs a line (``draws``).
+FIGURE_DRAWINGS: dict[str, FigureDrawing] = {}
+
+
+def draws(kind: str) -> Callable[[FigureDrawing], FigureDrawing]:
+    """Register the drawing of a kind of figure (``@draws("ferry")``)."""
+
+    def register(fn: FigureDrawing) -> FigureDrawing:
+        FIGURE_DRAWINGS[kind] = fn
+        return fn
+
+    return register
+
+
+@draws("follower")
+def _follower(img: Image.Image, draw: ImageDraw.ImageDraw, game: Game, frame: Frame, figure: Figure) -> None:
+    (node,) = figure.data
+    board, s = game.board, frame.cell
+    p = board.placement_of(node)
+    ox, oy = frame.origin(min(c[0] for c in p.cells), min(c[1] for c in p.cells))
+    sx, sy = spots(p.tile, p.rot, s)[node - p.first_node]
+    feature = board.kind[node]
+    size = s * frame.follower * (1.35 if feature == "castle" else 1.0)
+    figures.paste_meeple(img, ox + sx, oy + sy, size, figure.owner or 0, lying=feature == "field")
+
+
+@draws("pig")
+def _pig(img: Image.Image, draw: ImageDraw.ImageDraw, game: Game, frame: Frame, figure: Figure) -> None:
+    x, y, sector = figure.data
     s = frame.cell
-    for _cells, what in placed_figures(game) if figures_on is None else figures_on:
-        kind = what[0]
-        if kind == "follower":
-            _kind, player, node = what
-            p = board.placement_of(node)
-            ox, oy = frame.origin(min(c[0] for c in p.cells), min(c[1] for c in p.cells))
-            sx, sy = spots(p.tile, p.rot, s)[node - p.first_node]
-            feature = board.kind[node]
-            size = s * frame.follower * (1.35 if feature == "castle" else 1.0)
-            figures.paste_meeple(img, ox + sx, oy + sy, size, player, lying=feature == "field")
-        elif kind == "pig":
-            _kind, x, y, sector = what
-            ox, oy = frame.origin(x, y)
-            w = 4 * s
-            angle = math.radians(-90 + 60 * sector + 30)
-            cx, cy, rad = ox + w / 2, oy + w / 2, w * 0.42
-            figures.pig(draw, cx + math.cos(angle) * rad * 0.32, cy + math.sin(angle) * rad * 0.32, s * 0.6)
-        elif kind == "crowns":
-            _kind, x, y, name, spaces = what
-            ox, oy = frame.origin(x, y)
-            points = crown_points(SECTORS.index(name), 4 * s, 4 * s)
-            for player, (px, py) in zip(spaces, points, strict=True):
-                if player is not None:
-                    figures.meeple(draw, ox + px, oy + py, s * max(0.3, frame.follower), player)
-        elif kind == "ferry":
-            _kind, x, y, join = what
-            ox, oy = frame.origin(x, y)
-            figures.ferry(draw, ox, oy, s, join)
-        elif kind == "toll":
-            _kind, player, x, y, value = what
-            ox, oy = frame.origin(x, y)
-            figures.tollhouse(draw, ox + s * 0.72, oy + s * 0.28, s * 0.3, player, value, font(max(12, s // 4)))
+    ox, oy = frame.origin(x, y)
+    w = 4 * s
+    angle = math.radians(-90 + 60 * sector + 30)
+    cx, cy, rad = ox + w / 2, oy + w / 2, w * 0.42
+    figures.pig(draw, cx + math.cos(angle) * rad * 0.32, cy + math.sin(angle) * rad * 0.32, s * 0.6)
+
+
+@draws("crowns")
+def _crowns(img: Image.Image, draw: ImageDraw.ImageDraw, game: Game, frame: Frame, figure: Figure) -> None:
+    x, y, sector, spaces = figure.data
+    s = frame.cell
+    ox, oy = frame.origin(x, y)
+    for player, (px, py) in zip(spaces, crown_points(sector, 4 * s, 4 * s), strict=True):
+        if player is not None:
+            figures.meeple(draw, ox + px, oy + py, s * max(0.3, frame.follower), player)
+
+
+@draws("ferry")
+def _ferry(img: Image.Image, draw: ImageDraw.ImageDraw, game: Game, frame: Frame, figure: Figure) -> None:
+    x, y, join = figure.data
+    ox, oy = frame.origin(x, y)
+    figures.ferry(draw, ox, oy, frame.cell, join)
+
+
+@draws("toll")
+def _toll(img: Image.Image, draw: ImageDraw.ImageDraw, game: Game, frame: Frame, figure: Figure) -> None:
+    x, y, value = figure.data
+    s = frame.cell
+    ox, oy = frame.origin(x, y)
+    figures.tollhouse(draw, ox + s * 0.72, oy + s * 0.28, s * 0.3, figure.owner or 0, value, font(max(12, s // 4)))
 
 
 def outline_cells(

@@ -13,6 +13,7 @@ from PIL import Image, ImageDraw
 from engine import Game
 from engine.catalog import TILE_TYPES
 from engine.language import _
+from engine.moves import OFF_TILE
 from engine.tiles import TileType
 from renderer import palette as pal
 from renderer.tile_art import font, spots, tile_image
@@ -30,8 +31,9 @@ def spot_targets(game: Game, placement: dict) -> list[tuple[int | None, dict]]:
     x, y, rot = placement["x"], placement["y"], placement["rot"]
     rt = tile.rotations[rot // 90]
     out: list[tuple[int | None, dict]] = []
-    for move in game.figure_moves_after(placement):
-        if move.get("type") != "meeple" or str(move.get("at", "")).startswith("crown:"):
+    for option in game.figure_options_after(placement):
+        move = option.move
+        if OFF_TILE in option.tags:
             out.append((None, move))
             continue
         ci = 0

@@ -280,7 +280,7 @@ class _ReplayFrames:
             self.tiles.paste(art, frame.origin(min(c[0] for c in p.cells), min(c[1] for c in p.cells)), art)
         self.pasted = len(placements)
         figures_now = placed_figures(game)
-        groups += [cells for cells, _what in set(self.figures) ^ set(figures_now)]
+        groups += [figure.cells for figure in set(self.figures) ^ set(figures_now)]
         last = tuple(placements[-1].cells) if len(placements) > 1 else ()
         if last != self.last:
             groups += [group for group in (self.last, last) if group]
@@ -304,7 +304,7 @@ class _ReplayFrames:
         right, bottom = frame.origin(x1, y1)
         area = (max(0, left), max(0, top), min(right, self.tiles.width), min(bottom, self.tiles.height))
         self.scratch.paste(self.tiles.crop(area), area[:2])
-        near = [f for f in self.figures if any(x0 <= x < x1 and y0 <= y < y1 for x, y in f[0])]
+        near = [f for f in self.figures if any(x0 <= x < x1 and y0 <= y < y1 for x, y in f.cells)]
         draw_figures(self.scratch, self.game, frame, near)
         if self.last:
             outline_cells(ImageDraw.Draw(self.scratch), frame, list(self.last), pal.LAST_PLACED, max(2, s // 12))

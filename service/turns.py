@@ -13,7 +13,7 @@ from typing import Any
 from engine import Game, IllegalMove
 from engine.ai import computer_moves, hint, standing
 from engine.language import _
-from engine.moves import Question
+from engine.moves import OFF_TILE, Question
 from service import validate
 from service.announce import announce, game_language, in_language
 from service.caller import Caller, caller
@@ -108,8 +108,8 @@ class Turns(ServiceCore):
         spots: dict[int, int] = {}
         if not done and question is not None and question.kind == "figure" and moves:
             # Followers on the new tile are numbered as the preview numbers them.
-            numbered = [i for i, o in enumerate(question.options) if o.move["type"] == "meeple"
-                        and not str(o.move.get("at", "")).startswith("crown:")]  # fmt: skip
+            numbered = [i for i, o in enumerate(question.options)
+                        if o.move["type"] == "meeple" and OFF_TILE not in o.tags]  # fmt: skip
             spots = {i: k for k, i in enumerate(numbered, start=1)}
         return Ask(self.view(row, game), list(picks), moves, None if done else question, done, spots, labels)
 

@@ -162,6 +162,8 @@ async def test_single_elimination_with_byes_and_a_match_ruled_at_its_deadline(en
     # Seeds 1-3 have byes: 4 v 5 plays its quarter-final, and 2 v 3 their semi-final at once.
     assert sorted(g.title.split(": ")[0][-14:] for g in notice.games) == ["Quarter-finals", "S2 Semi-finals"]
     (quarter,) = [f for f in await leagues.progress(anyone("g1"), league.id) if f.stage == "Quarter-finals"]
+    mine = await leagues.fixtures_for(anyone("g1"), league.id, quarter.home)  # a player's own list names it too
+    assert [f.stage for f in mine] == ["Quarter-finals"]
     await play_turns(games, quarter.games[-1])
     semis = [f for f in await leagues.progress(anyone("g1"), league.id) if f.stage == "Semi-finals"]
     assert len(semis) == 2 and quarter.outcome is not None

@@ -13,14 +13,14 @@ from __future__ import annotations
 import random
 from typing import TYPE_CHECKING, Any
 
-from engine.moves import Event, Move
+from engine.moves import BoardFigure, Event, Move
 from engine.steps import FigureOption, Step
 
 if TYPE_CHECKING:
     from engine.game import Game
     from engine.tiles import TileType
 
-__all__ = ["Expansion", "Event", "Move", "HOOKS", "overridden", "Step", "FigureOption"]
+__all__ = ["Expansion", "Event", "Move", "HOOKS", "overridden", "Step", "FigureOption", "BoardFigure"]
 
 
 class Expansion:
@@ -40,6 +40,9 @@ class Expansion:
     #: its own kinds of "scored" features -> what they are called in a scoring line (a message to
     #: translate, e.g. N_("the crown spaces of the wheel"))
     scored_features: dict[str, str] = {}
+    #: the tiles of its sets that the catalog does not hold (an expansion outside ``engine``): set
+    #: name -> its rows in the TILES.md notation, (id, count, edges, features[, cells, icon])
+    tile_rows: dict[str, list[tuple[Any, ...]]] = {}
     #: places its figure options put a figure off the board (a move's ``at`` before ":", e.g. "crown"):
     #: its ``describe`` words the "meeple_placed" events of those places
     figure_places: tuple[str, ...] = ()
@@ -135,6 +138,12 @@ class Expansion:
         """Setup fields this expansion adds to the game's record (RECORD.md)."""
         return {}
 
+    # --- what front ends draw
+    def board_figures(self, game: Game) -> list[BoardFigure]:
+        """This expansion's figures on the board as plain views (the pig, ferries, tollhouses...):
+        a renderer draws each kind with its own function and reads nothing of the state."""
+        return []
+
 
 HOOKS = (
     "start_tile",
@@ -155,6 +164,7 @@ HOOKS = (
     "next_player",
     "may_continue",
     "final_scoring",
+    "board_figures",
 )
 
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.expansions import Event, Expansion, Move, Step
 from engine.language import _
-from engine.moves import IllegalMove
+from engine.moves import BoardFigure, IllegalMove
 from engine.tiles import DIRS, DX, DY
 from engine.words import DIRECTION_WORDS, cell, direction, names
 
@@ -232,6 +232,14 @@ class Ferries(Expansion):
 
     def setup(self, game: Game, rng: Any, options: dict[str, Any]) -> None:
         game.state["ferries"] = {"at": {}, "movable": [], "touched": [], "before": [], "fresh": []}
+
+    def board_figures(self, game: Game) -> list[BoardFigure]:
+        """Each ferry on its lake: the cell, and the two jetties it joins ("N-S")."""
+        out = []
+        for key, join in _state(game)["at"].items():
+            x, y = map(int, key.split(","))
+            out.append(BoardFigure("ferry", ((x, y),), None, (x, y, join)))
+        return out
 
     def steps(self) -> list[Step]:
         return [PlaceFerry(), MoveFerries()]

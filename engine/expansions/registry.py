@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 
+from engine.catalog import add_set, remove_set
 from engine.expansions import Expansion
 
 # The built-in expansions by set: (module in engine.expansions, class). A module is
@@ -21,7 +23,10 @@ EXPANSIONS: dict[str, type[Expansion]] = {}
 
 
 def register(cls: type[Expansion]) -> None:
-    """Make an expansion's sets playable (tests register toy expansions this way)."""
+    """Make an expansion's sets playable, with the tiles it brings (``tile_rows``); an expansion
+    outside ``engine`` (a test's toy) plugs in this way, touching nothing else."""
+    for set_name, rows in cls.tile_rows.items():
+        add_set(set_name, functools.partial(list, rows))
     for set_name in cls.sets:
         EXPANSIONS[set_name] = cls
 
@@ -31,6 +36,8 @@ def unregister(cls: type[Expansion]) -> None:
         if EXPANSIONS.get(set_name) is cls:
             del EXPANSIONS[set_name]
             _BUILT_IN.pop(set_name, None)
+    for set_name in cls.tile_rows:
+        remove_set(set_name)
 
 
 def expansion_for(set_name: str) -> type[Expansion] | None:

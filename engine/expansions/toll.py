@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from engine.expansions import Event, Expansion, FigureOption, Move
 from engine.language import _, ngettext
-from engine.moves import IllegalMove
+from engine.moves import BoardFigure, IllegalMove
 from engine.words import cell
 
 if TYPE_CHECKING:
@@ -125,6 +125,14 @@ class Tollkeepers(Expansion):
 
     def figure_options(self) -> list[FigureOption]:
         return [Tollhouse()]
+
+    def board_figures(self, game: Game) -> list[BoardFigure]:
+        """Each player's tollhouse on its village, with its value."""
+        houses = game.state.get("toll", {}).get("houses", {})
+        return [
+            BoardFigure("toll", ((h["x"], h["y"]),), int(player), (h["x"], h["y"], h["value"]))
+            for player, h in houses.items()
+        ]
 
     @staticmethod
     def describe(event: Event) -> str | None:

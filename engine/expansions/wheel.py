@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.expansions import Event, Expansion, FigureOption, Move, Step
 from engine.language import N_, _, ngettext
-from engine.moves import IllegalMove
+from engine.moves import OFF_TILE, BoardFigure, IllegalMove
 from engine.tiledata.wheel import CROWN_SPACES, SECTORS, START
 from engine.words import cell, role
 
@@ -139,6 +139,7 @@ class CrownSpace(FigureOption):
     """Instead of a follower on the new tile: a follower on a free crown space."""
 
     move_types = ("meeple",)
+    tags = frozenset({OFF_TILE})  # on the wheel, not on the placed tile: not numbered among its spots
 
     def owns(self, move: Move) -> bool:
         at = move.get("at")
@@ -254,6 +255,17 @@ class Wheel(Expansion):
 
     def setup(self, game: Game, rng: Any, options: dict[str, Any]) -> None:
         game.state["wheel"] = {"pig": 0, "crowns": {s: [None] * n for s, n in CROWN_SPACES.items() if n}}
+
+    def board_figures(self, game: Game) -> list[BoardFigure]:
+        """The pig on its sector, and the followers on each sector's crown spaces (drawn over the
+        wheel tile, whose cell is the top-left of its 4x4 footprint)."""
+        start = next(p for p in game.board.placements if p.tile.id == START)
+        footprint = tuple(start.cells)
+        state = _state(game)
+        out = [BoardFigure("pig", footprint, None, (start.x, start.y, state["pig"]))]
+        for name, spaces in state["crowns"].items():
+            out.append(BoardFigure("crowns", footprint, None, (start.x, start.y, SECTORS.index(name), tuple(spaces))))
+        return out
 
     # ------------------------------------------------------------------ the pig
     def on_draw(self, game: Game, tile: TileType, events: list[Event]) -> None:

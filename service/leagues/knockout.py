@@ -267,6 +267,25 @@ class KnockoutCore(LeagueCore):
         return out
 
     @_contained
+    async def fixtures_for(self, league_id: int, user_id: str) -> list[FixtureView]:
+        """A player's matches still to play, a playoff match named by its stage."""
+        out = await super().fixtures_for(league_id, user_id)
+        if not any(f.round >= PLAYOFF_ROUND for f in out):
+            return out
+        league = await self._league_row(league_id)
+        competition = await self._running_competition(league)
+        playoffs = await self.store.playoffs(league_id, competition.season)
+        if playoffs is None:
+            return out
+        rules = PlayoffRules(**playoffs.rules)
+        bracket = build_bracket(len(playoffs.seeds), rules.double)
+        winners_rounds = max(m.round for m in bracket if m.bracket == "W")
+        for view in out:
+            if view.round >= PLAYOFF_ROUND:
+                view.stage = stage_name(bracket[view.round - PLAYOFF_ROUND - 1], winners_rounds, rules.double)
+        return out
+
+    @_contained
     async def history(self, league_id: int) -> list[dict[str, Any]]:
         """The season archive, with each season's playoff champion."""
         out = await super().history(league_id)
