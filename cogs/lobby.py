@@ -28,9 +28,9 @@ from cogs.common import (
 from cogs.i18n import game_language, server_language, speak
 from engine.ai import LEVELS
 from engine.catalog import SET_TILES
-from engine.expansions.castles import CASTLE_IDS
+from engine.expansions import SeatPick
+from engine.expansions.registry import lobby_options
 from engine.language import N_, _, sentence
-from engine.words import tile_name
 from locales import LANGUAGES
 from service import Caller, LobbyOptions, ServiceError
 from service.timecontrol import PER_TURN, PRESETS, BadTimeControl, canonical, parse
@@ -55,12 +55,13 @@ def _lobby_view(row: Any) -> discord.ui.View:
         if not league:  # a league game uses the league's sets, and has no computer seats
             view.add_item(SetsSelect(row.id, row.options["sets"]))
             view.add_item(AddComputerSelect(row.id))
-        if "castles" in row.options["sets"] and row.options.get("castles") == "chosen":
-            view.add_item(CastlesSelect(row.id))
+        for _cls, option in lobby_options(row.options["sets"]):  # players' own picks (castles chosen...)
+            if option.pick is not None and row.options.get(option.name, option.default) == option.pick.when:
+                view.add_item(PickSelect(row.id, option.name))
         if not league:
             view.add_item(LanguageSelect(row.id, game_language(row)))
             menus = sum(isinstance(getattr(c, "item", c), discord.ui.Select) for c in view.children)
-            if menus < 4:  # Discord's five rows: the buttons, four menus (chosen castles take the last)
+            if menus < 4:  # Discord's five rows: the buttons, four menus (a players' pick takes the last)
                 view.add_item(ClockSelect(row.id, row.options.get("time_control", PER_TURN)))
     return view
 
@@ -182,19 +183,52 @@ class SetsSelect(LobbyMenu, discord.ui.DynamicItem[discord.ui.Select], template=
         return service.set_options(who, self.game_id, sets=values)
 
 
-class CastlesSelect(
-    LobbyMenu, discord.ui.DynamicItem[discord.ui.Select], template=r"carc:castles:(?P<game>\d{1,18})"
-):
-    """Each player picks their castles in the lobby (1 or 2, by the number of players at the start)."""
+class PickSelect(
+    LobbyMenu, discord.ui.DynamicItem[discord.ui.Select],
+    template=r"carc:pick:(?P<game>\d{1,18}):(?P<option>[a-z_]{1,30})",
+):  # fmt: skip
+    """Each player's picks for an expansion's lobby option (``SeatPick``: castles chosen in the
+    lobby), rendered from what the expansion declares."""
 
-    KIND = "castles"
+    KIND = "pick"
+    ID = "carc:pick:{game}:{option}"
 
-    def __init__(self, game_id: int) -> None:
-        options = [discord.SelectOption(label=sentence(tile_name(c)), value=c) for c in CASTLE_IDS]
-        super().__init__(game_id, _("Your castles"), options, most=2)
+    def __init__(self, game_id: int, option: str = "castles") -> None:
+        self.option = option
+        spec = _seat_pick(option)
+        options = [discord.SelectOption(label=sentence(spec.label(v))[:100], value=v) for v in spec.choices()[:25]]
+        select: discord.ui.Select[Any] = discord.ui.Select(
+            custom_id=self.ID.format(game=game_id, option=option), placeholder=_(spec.prompt), min_values=1,
+            max_values=min(spec.most, len(options)), options=options,
+        )  # fmt: skip
+        discord.ui.DynamicItem.__init__(self, select)  # type: ignore[arg-type]
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):  # type: ignore[no-untyped-def]
+        return cls(int(match["game"]), match["option"])
 
     def change(self, service: Any, who: Caller, values: list[str]) -> Awaitable[GameRow]:
-        return service.choose_castles(who, self.game_id, values)
+        return service.choose(who, self.game_id, self.option, values)
+
+
+class CastlesSelect(PickSelect, template=r"carc:castles:(?P<game>\d{1,18})"):
+    """The castles menu of lobby messages posted before the menus were generic (they keep working)."""
+
+    ID = "carc:castles:{game}"
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):  # type: ignore[no-untyped-def]
+        return cls(int(match["game"]), "castles")
+
+
+def _seat_pick(option: str) -> SeatPick:
+    """The ``SeatPick`` of an expansion's lobby option (any expansion's, by the option's name)."""
+    for name in SET_TILES:
+        for _cls, spec in lobby_options([name]):
+            if spec.name == option and spec.pick is not None:
+                return spec.pick
+    raise ServiceError(_("nothing is chosen that way in this lobby"))
 
 
 class LanguageSelect(
@@ -342,8 +376,9 @@ class Lobby(PhaseCog):
             raise ServiceError(needs(missing))
         options = LobbyOptions(
             sets=[s.strip().lower()[:20] for s in sets.split(",")[:10] if s.strip()], max_players=players,
-            turn_limit=turn_hours * 3600, timeout_policy=timeout, castles=castles,
+            turn_limit=turn_hours * 3600, timeout_policy=timeout,
             language=language or server_language(interaction), hints=hints, time_control=clock[:40],
+            choices={"castles": castles},  # Castles in Germany's lobby option (left out without its set)
         )  # fmt: skip
         who = caller_of(interaction)
         row = await self.service.create_lobby(who, interaction.user.display_name, options, str(interaction.channel_id))

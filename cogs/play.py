@@ -18,6 +18,7 @@ from cogs.i18n import speak, user_language
 from cogs.metrics import FAILED_POSTS
 from cogs.panel import PanelState, played, show_panel
 from engine.catalog import SET_TILES
+from engine.expansions.registry import set_title
 from engine.language import _, ngettext
 from engine.words import tile_name
 from renderer.board import label_cells
@@ -211,7 +212,7 @@ class Play(PhaseCog):
         await interaction.followup.send(present.clip(said), files=files, ephemeral=True)
 
     @app_commands.command(name="rules", description="The short rules of a set")
-    @app_commands.choices(set=[app_commands.Choice(name=present.SET_NAMES[s], value=s) for s in SET_TILES])
+    @app_commands.choices(set=[app_commands.Choice(name=set_title(s), value=s) for s in SET_TILES])
     async def rules(self, interaction: discord.Interaction, set: str = "base") -> None:  # noqa: A002
         await say(interaction, rules_text(set, user_language(interaction)))
 

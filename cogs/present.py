@@ -15,6 +15,8 @@ from datetime import datetime
 import discord
 
 from cogs.i18n import game_language, speak
+from engine.catalog import SET_TILES
+from engine.expansions.registry import lobby_options, set_title
 from engine.language import N_, _, ngettext
 from engine.words import tile_name
 from locales import LANGUAGES
@@ -24,16 +26,6 @@ from service.timecontrol import PER_TURN, TimeControl, spoken_duration
 from service.timecontrol import parse as parse_time_control
 from storage.store import GameRow
 
-# The sets' names (English here: the slash command's choices; ``set_name`` words them for a message).
-SET_NAMES = {
-    "base": N_("Base game"),
-    "river1": N_("The River"),
-    "river2": N_("The River II"),
-    "castles": N_("Castles in Germany"),
-    "ferries": N_("The Ferries"),
-    "wheel": N_("The Wheel of Fortune"),
-    "toll": N_("The Tollkeepers"),
-}
 # In seat order, as the pictures draw them (renderer.palette.PLAYERS); ``colour_name`` words them.
 COLOUR_NAMES = tuple(PLAYER_NAMES)
 _COLOUR_WORDS = {
@@ -85,7 +77,7 @@ def mention(user_id: str | None, fallback: str) -> str:
 
 def set_name(name: str) -> str:
     """A set's name in the language spoken (user text escaped if it is no set)."""
-    return _(SET_NAMES[name]) if name in SET_NAMES else safe(name, 20)
+    return _(set_title(name)) if name in SET_TILES else safe(name, 20)
 
 
 def colour_name(seat: int) -> str:
@@ -181,17 +173,21 @@ def _lobby_embed(row: GameRow) -> discord.Embed:
     embed.add_field(name=_("Language"), value=LANGUAGES.get(game_language(row), "English"), inline=True)
     if opts.get("hints") and row.league_id is None:
         embed.add_field(name=_("Hints"), value=_("on: /carc hint shows what the hard computer would play"), inline=True)
-    if "castles" in opts.get("sets", []):
-        if opts.get("castles") == "chosen":
-            chosen = opts.get("castle_choices", {})
+    for _cls, option in lobby_options(opts.get("sets", [])):  # each expansion's own lobby options
+        value = opts.get(option.name, option.default)
+        meaning = dict(option.choices).get(value, value)
+        pick = option.pick
+        if pick is not None and value == pick.when:  # what each player picked so far
+            chosen = opts.get(pick.key, {})
             picks = [
-                f"{safe(s.name, 40)}: {', '.join(tile_name(c) for c in chosen.get(s.user_id, [])) or '—'}"
+                f"{safe(s.name, 40)}: {', '.join(pick.label(v) for v in chosen.get(s.user_id, [])) or '—'}"
                 for s in row.seats
                 if not s.is_ai
             ]
-            embed.add_field(name=_("Castles (chosen)"), value=clip("\n".join(picks) or "—", 1024), inline=False)
+            title = _("{option} ({meaning})").format(option=_(option.title), meaning=_(meaning))
+            embed.add_field(name=clip(title, 256), value=clip("\n".join(picks) or "—", 1024), inline=False)
         else:
-            embed.add_field(name=_("Castles"), value=_("dealt at the start"), inline=False)
+            embed.add_field(name=_(option.title), value=_(meaning), inline=False)
     if row.league_id is not None:
         embed.add_field(
             name=_("League"), value=_("a rated league game: members only, no computer players"), inline=False

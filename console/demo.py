@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import Game
+from engine.expansions.registry import set_title
 from engine.language import _, ngettext, use
 from locales import translations
 from renderer.board import png_bytes, render_board
@@ -98,7 +99,7 @@ async def run_demo(
         print(
             ngettext(
                 "game #{id} ({sets}, seed {seed}): {n} turn", "game #{id} ({sets}, seed {seed}): {n} turns", turns
-            ).format(id=row.id, sets=", ".join(game.sets), seed=seed, n=turns)
+            ).format(id=row.id, sets=", ".join(_(set_title(s)) for s in game.sets), seed=seed, n=turns)
             + ", "
             + ngettext("{n} tile placed", "{n} tiles placed", placed).format(n=placed)
             + (_(" (a tile that fitted nowhere was set aside)") if placed < turns else "")

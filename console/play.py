@@ -17,6 +17,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from engine.expansions.registry import set_title
 from engine.language import N_, _, ngettext, use
 from engine.moves import Question
 from engine.words import tile_name
@@ -80,7 +81,7 @@ async def run_console(
             return 2
         write(
             _("game #{id} started ({sets}); type 'help' for the commands").format(
-                id=lobby.id, sets=", ".join(opts.sets)
+                id=lobby.id, sets=", ".join(_(set_title(s)) for s in opts.sets)
             )
         )
         for line in started.lines:  # what the computers who sit first did

@@ -1,4 +1,4 @@
-"""Lobbies: opening a game, seats, options, castle hands, starting and aborting."""
+"""Lobbies: opening a game, seats, options (the expansions' own among them), starting and aborting."""
 
 from __future__ import annotations
 
@@ -12,10 +12,9 @@ from typing import Any
 
 from engine import BadSetup, Game
 from engine.ai import LEVELS
-from engine.expansions.castles import CASTLE_IDS
+from engine.expansions.registry import every_lobby_option_name, lobby_options
 from engine.game import check_sets
-from engine.language import N_, _, ngettext
-from engine.words import tile_name
+from engine.language import N_, _
 from locales import LANGUAGES
 from service import validate
 from service.announce import announce, game_language, in_language
@@ -27,7 +26,6 @@ from service.validate import ServiceError
 from service.views import PlayResult
 from storage import Conflict, GameRow
 
-CASTLE_MODES = ("dealt", "chosen")
 AI_PREFIX = "ai:"
 REMATCH_CLAIM = timedelta(days=3650)  # a game's rematch is claimed for good: one per game
 # The levels as a computer seat's name says them ("Bot 2 (hard)").
@@ -46,7 +44,10 @@ class LobbyOptions:
     turn_limit: int = 24 * 3600  # seconds per turn; 0 = no limit
     timeout_policy: str = "skip"
     seed: int | None = None
-    castles: str = "dealt"  # Castles in Germany: "dealt" with the seed, or "chosen" in the lobby
+    # The expansions' own lobby options by name (``Expansion.lobby_options``), e.g. {"castles": "chosen"}
+    # (Castles in Germany: the hands dealt with the seed, or chosen in the lobby). An option of a set
+    # not played is left out; an option not chosen has its default.
+    choices: dict[str, str] = field(default_factory=dict)
     language: str = "en"  # of the game's public posts (locales.LANGUAGES)
     hints: bool = False  # /carc hint may be asked (never in a rated game)
     time_control: str = PER_TURN  # or a time bank, "3d+12h cap 5d" (service/timecontrol.py)
@@ -70,8 +71,7 @@ class LobbyOptions:
             raise ServiceError(
                 _("the timeout policy is one of {policies}").format(policies=", ".join(TIMEOUT_POLICIES))
             )
-        if not isinstance(self.castles, str) or self.castles not in CASTLE_MODES:
-            raise ServiceError(_("castles are dealt or chosen"))
+        choices = _checked_choices(self.choices, sets)
         if not isinstance(self.language, str) or self.language not in LANGUAGES:
             raise ServiceError(_("the language is one of {languages}").format(languages=", ".join(LANGUAGES)))
         if not isinstance(self.hints, bool):
@@ -82,30 +82,51 @@ class LobbyOptions:
             raise ServiceError(str(exc)) from None
         seed = self.seed if self.seed is not None else new_seed()
         return LobbyOptions(
-            sets, self.max_players, self.turn_limit, self.timeout_policy, seed, self.castles, self.language, self.hints,
+            sets, self.max_players, self.turn_limit, self.timeout_policy, seed, choices, self.language, self.hints,
             time_control,
         )  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
+        # The expansions' options sit beside the others, under their own names (as stored before).
         return {
             "sets": self.sets,
             "max_players": self.max_players,
             "turn_limit": self.turn_limit,
             "timeout_policy": self.timeout_policy,
             "seed": self.seed,
-            "castles": self.castles,
             "language": self.language,
             "hints": self.hints,
             "time_control": self.time_control,
+            **self.choices,
         }
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> LobbyOptions:
-        keys = (
-            "sets", "max_players", "turn_limit", "timeout_policy", "seed", "castles", "language", "hints",
-            "time_control",
-        )  # fmt: skip
-        return cls(**{k: data[k] for k in keys if k in data})
+        keys = ("sets", "max_players", "turn_limit", "timeout_policy", "seed", "language", "hints", "time_control")
+        known = every_lobby_option_name()
+        choices = {k: v for k, v in data.items() if k in known}
+        return cls(**{k: data[k] for k in keys if k in data}, choices=choices)
+
+
+def _checked_choices(choices: Any, sets: list[str]) -> dict[str, str]:
+    """The expansions' lobby options for these sets: each value one of its choices (the default
+    when not given); an option of a set not played is dropped, a name nobody offers is refused."""
+    if not isinstance(choices, dict) or len(choices) > 20:
+        raise validate.InvalidInput(_("the expansions' options are a few names and values"))
+    known = every_lobby_option_name()
+    unknown = [k for k in choices if k not in known]
+    if unknown:
+        raise validate.InvalidInput(_("unknown lobby option {name}").format(name=validate.clip(str(unknown[0]), 40)))
+    out = {}
+    for _cls, option in lobby_options(sets):
+        value = choices.get(option.name, option.default)
+        allowed = [v for v, _meaning in option.choices]
+        if not isinstance(value, str) or value not in allowed:
+            raise ServiceError(
+                _("{option} is one of {values}").format(option=_(option.title), values=", ".join(allowed))
+            )
+        out[option.name] = value
+    return out
 
 
 class Lobbies(ServiceCore):
@@ -237,9 +258,9 @@ class Lobbies(ServiceCore):
             seats = list(row.seats)
             random.Random(opts.seed).shuffle(seats)
             names = _distinct_names([s.name for s in seats])
-            hands = _chosen_hands(row, opts, seats, names)
             try:
-                game = Game(names, opts.sets, seed=opts.seed or 0, castles=hands)
+                extra = _game_options(row, opts, seats, names)
+                game = Game(names, opts.sets, seed=opts.seed or 0, **extra)
             except BadSetup as exc:
                 raise ServiceError(str(exc)) from None
             setup = {k: v for k, v in game.to_json().items() if k != "moves"}
@@ -255,32 +276,40 @@ class Lobbies(ServiceCore):
         turn = await self.turn(who, game_id)
         return PlayResult(events, announce(events, turn.language), turn)
 
-    async def choose_castles(self, who: Caller, game_id: int, castles: list[str]) -> GameRow:
-        """A player's castles, picked in the lobby (when the lobby deals them by choice)."""
-        castles = validate.names(castles, "the castles", 2)
+    async def choose(self, who: Caller, game_id: int, option: str, values: list[str]) -> GameRow:
+        """A player's picks for an expansion's lobby option (``SeatPick``: castles chosen in the lobby)."""
+        if not isinstance(option, str) or len(option) > 40:
+            raise validate.InvalidInput(_("which lobby option?"))
+        values = validate.names(values, "the choices", 10)
         row = await self.lobby(who, game_id)
         user_id = who.user_id
         if row.status != "lobby":
             raise ServiceError(_("the game has already started"))
-        if "castles" not in row.options["sets"] or row.options.get("castles") != "chosen":
-            raise ServiceError(_("castles are not chosen in this lobby"))
+        offered = {o.name: o for _cls, o in lobby_options(row.options.get("sets", []))}
+        spec = offered.get(option)
+        pick = spec.pick if spec is not None else None
+        if spec is None or pick is None or row.options.get(option, spec.default) != pick.when:
+            raise ServiceError(_("nothing is chosen that way in this lobby"))
         if row.seat_of(user_id) is None:
             raise ServiceError(_("join the lobby first"))
-        if len(set(castles)) != len(castles) or not 1 <= len(castles) <= 2:
-            raise ServiceError(_("choose one or two different castles"))
-        if any(c not in CASTLE_IDS for c in castles):
-            raise ServiceError(_("the castles are {castles}").format(castles=", ".join(CASTLE_IDS)))
+        allowed = pick.choices()
+        if len(set(values)) != len(values) or not 1 <= len(values) <= pick.most:
+            raise ServiceError(_("choose 1 to {n} different ones").format(n=pick.most))
+        if any(v not in allowed for v in values):
+            raise ServiceError(_("the choices are {values}").format(values=", ".join(pick.label(v) for v in allowed)))
 
-        def pick(options: dict[str, Any]) -> None:
-            chosen = options.setdefault("castle_choices", {})
-            taken = {c for uid, hand in chosen.items() if uid != user_id for c in hand}
-            clash = [c for c in castles if c in taken]
-            if clash:
-                raise Conflict(_("{castle} is already chosen by another player").format(castle=tile_name(clash[0])))
-            chosen[user_id] = list(castles)
+        def keep(options: dict[str, Any]) -> None:
+            chosen = options.setdefault(pick.key, {})
+            if pick.distinct:
+                taken = {v for uid, mine in chosen.items() if uid != user_id for v in mine}
+                clash = [v for v in values if v in taken]
+                if clash:
+                    said = _("{choice} is already chosen by another player")
+                    raise Conflict(said.format(choice=pick.label(clash[0])))
+            chosen[user_id] = list(values)
 
         try:
-            await self.store.update_lobby_options(game_id, pick, self.clock())
+            await self.store.update_lobby_options(game_id, keep, self.clock())
         except Conflict as exc:
             raise ServiceError(str(exc)) from None
         return await self.lobby(who, game_id)
@@ -344,30 +373,20 @@ class Lobbies(ServiceCore):
         return await self.lobby(who, lobby.id)
 
 
-def _chosen_hands(row: GameRow, opts: LobbyOptions, seats: list, names: list[str]) -> dict[str, list[str]] | None:
-    """The hands picked in the lobby (computer players get what is left), or None to deal."""
-    if "castles" not in opts.sets or opts.castles != "chosen":
-        return None
-    size = 2 if len(seats) <= 3 else 1
-    chosen = row.options.get("castle_choices", {})
-    hands: dict[str, list[str]] = {}
-    for seat, name in zip(seats, names, strict=True):
-        if seat.is_ai:
-            continue
-        hand = chosen.get(seat.user_id, [])
-        if len(hand) != size:
-            raise ServiceError(
-                ngettext(
-                    "waiting for {player} to choose {n} castle", "waiting for {player} to choose {n} castles", size
-                ).format(player=seat.name, n=size)
-            )
-        hands[name] = hand
-    left = [c for c in CASTLE_IDS if not any(c in h for h in hands.values())]
-    random.Random(opts.seed).shuffle(left)
-    for seat, name in zip(seats, names, strict=True):
-        if seat.is_ai:
-            hands[name], left = left[:size], left[size:]
-    return hands
+def _game_options(row: GameRow, opts: LobbyOptions, seats: list, names: list[str]) -> dict[str, Any]:
+    """The ``Game`` keyword options the expansions make of the lobby's choices and picks (raises
+    BadSetup while a pick is awaited)."""
+    by_user = dict(zip([s.user_id for s in seats], names, strict=True))
+    seat_list = [(name, seat.is_ai) for seat, name in zip(seats, names, strict=True)]
+    out: dict[str, Any] = {}
+    for cls in dict.fromkeys(cls for cls, _option in lobby_options(opts.sets)):
+        picks = {
+            o.pick.key: {by_user[u]: list(v) for u, v in row.options.get(o.pick.key, {}).items() if u in by_user}
+            for o in cls.lobby_options
+            if o.pick is not None
+        }
+        out.update(cls.game_options(opts.choices, picks, seat_list, opts.seed or 0))
+    return out
 
 
 def _distinct_names(names: list[str]) -> list[str]:

@@ -153,7 +153,7 @@ async def test_a_terminal_game_in_french(tmp_path):
     )
     assert code == 0
     text = "\n".join(script.out)
-    assert "partie n°1 commencée (base, toll)" in text and "scores finaux :" in text
+    assert "partie n°1 commencée (Jeu de base, Les Péages)" in text and "scores finaux :" in text
     assert "nommez une case permise" in text  # junk is explained, in French
     assert "tuiles restantes :" in text and "partisans restants" in text
     assert "Fin de la partie" in text and " a posé " in text

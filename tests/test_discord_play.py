@@ -403,3 +403,37 @@ async def test_a_time_bank_game_shows_the_clocks_and_rules_a_player_out_of_time(
             assert nxt is not late and any("carc:turn:" in c["custom_id"] for c in components_of(post))
             assert view.clocks[late.name] == 18 * 3600  # empty, then one increment
         clean(h)
+
+
+async def test_castles_chosen_in_the_lobby_through_its_generic_menu(tmp_path):
+    """An expansion's lobby option rendered from what it declares: the lobby message says how castles
+    come, each player picks theirs in the menu (an old message's castles menu still works), and the
+    game starts with those hands."""
+    ann, bob = User(790, "Ann"), User(791, "Bob")
+    async with running(tmp_path, [ann, bob]) as (h, channel, _):
+        answer = await h.slash(ann, channel, "carc new", sets="base,castles", players=2, castles="chosen")
+        lobby = answer.public[-1]
+        game_id = int(lobby["embeds"][0]["title"].split("#")[1])
+        await h.click(bob, h.fake.messages[int(lobby["id"])], "Join")
+        await h.select(ann, h.fake.messages[int(lobby["id"])], f"carc:pick:{game_id}:castles",
+                       ["castles.eltz", "castles.rieneck"])  # fmt: skip
+        fields = {f["name"]: f["value"] for f in h.fake.messages[int(lobby["id"])]["embeds"][0]["fields"]}
+        picked = fields["Castles (chosen in the lobby)"].splitlines()
+        assert picked[0].startswith("Ann: ") and ", " in picked[0] and picked[1] == "Bob: —"
+        answer = await h.select(bob, h.fake.messages[int(lobby["id"])], f"carc:pick:{game_id}:castles",
+                                ["castles.eltz"])  # fmt: skip
+        assert "already chosen by another player" in answer.text
+        # A lobby message posted before the menus were generic carries carc:castles:<game>.
+        old = {**h.fake.messages[int(lobby["id"])]}
+        old["components"] = [{"type": 1, "components": [{
+            "type": 3, "custom_id": f"carc:castles:{game_id}", "options": [
+                {"label": "Wartburg", "value": "castles.wartburg"}, {"label": "Bentheim", "value": "castles.bentheim"}],
+            "min_values": 1, "max_values": 2}]}]  # fmt: skip
+        await h.select(bob, old, f"carc:castles:{game_id}", ["castles.wartburg", "castles.bentheim"])
+        started = await h.click(ann, h.fake.messages[int(lobby["id"])], "Start")
+        assert "has started" in started.text, started.text
+        _row, game = await h.bot.service.game(await any_of(h.bot.service, game_id), game_id)
+        assert game.to_json()["castles"] == {
+            "Ann": ["castles.eltz", "castles.rieneck"], "Bob": ["castles.wartburg", "castles.bentheim"]
+        }
+        clean(h)

@@ -217,7 +217,8 @@ def test_the_demo_speaks_french(tmp_path, capsys):
 
     assert main(["demo", "--lang", "fr", "--players", "2", "--seed", "4", "--out", str(tmp_path), "--no-pictures"]) == 0
     out = capsys.readouterr().out
-    assert "partie n°1 (base, graine 4) : " in out and " tuiles posées" in out and "rejouer le compte rendu" in out
+    assert "partie n°1 (Jeu de base, graine 4) : " in out and " tuiles posées" in out
+    assert "rejouer le compte rendu" in out
 
 
 async def test_rules_and_turn_dms_speak_the_users_language(tmp_path):

@@ -348,22 +348,22 @@ async def test_a_thousand_concurrent_games_in_one_process(env):
 async def test_castles_chosen_in_the_lobby(env):
     service, _, _ = env
     lobby = await service.create_lobby(
-        as_("u1"), "Ann", LobbyOptions(sets=["base", "castles"], castles="chosen", seed=2)
+        as_("u1"), "Ann", LobbyOptions(sets=["base", "castles"], choices={"castles": "chosen"}, seed=2)
     )
     await service.join(as_("u2"), lobby.id, "Bob")
     await service.add_ai(as_("u1"), lobby.id)
-    await service.choose_castles(as_("u1"), lobby.id, ["castles.eltz", "castles.rieneck"])
+    await service.choose(as_("u1"), lobby.id, "castles", ["castles.eltz", "castles.rieneck"])
     with pytest.raises(ServiceError, match="already chosen by another player"):
-        await service.choose_castles(as_("u2"), lobby.id, ["castles.eltz", "castles.wartburg"])
+        await service.choose(as_("u2"), lobby.id, "castles", ["castles.eltz", "castles.wartburg"])
     with pytest.raises(ServiceError, match="join the lobby first"):
-        await service.choose_castles(as_("u9"), lobby.id, ["castles.wartburg"])
-    with pytest.raises(ServiceError, match="one or two different castles"):
-        await service.choose_castles(as_("u2"), lobby.id, ["castles.wartburg", "castles.wartburg"])
-    await service.choose_castles(as_("u2"), lobby.id, ["castles.wartburg"])
+        await service.choose(as_("u9"), lobby.id, "castles", ["castles.wartburg"])
+    with pytest.raises(ServiceError, match="choose 1 to 2 different ones"):
+        await service.choose(as_("u2"), lobby.id, "castles", ["castles.wartburg", "castles.wartburg"])
+    await service.choose(as_("u2"), lobby.id, "castles", ["castles.wartburg"])
     with pytest.raises(ServiceError, match="waiting for Bob to choose 2 castles"):
         await service.start(as_("u1"), lobby.id)
     await service.set_options(as_("u1"), lobby.id, turn_limit=7200)  # the choices survive an option change
-    await service.choose_castles(as_("u2"), lobby.id, ["castles.wartburg", "castles.bentheim"])
+    await service.choose(as_("u2"), lobby.id, "castles", ["castles.wartburg", "castles.bentheim"])
     await service.start(as_("u1"), lobby.id, autoplay=False)
     _row, game = await service.game(SYSTEM, lobby.id)
     hands = game.to_json()["castles"]
@@ -377,8 +377,8 @@ async def test_castles_chosen_in_the_lobby(env):
 async def test_castles_are_dealt_when_not_chosen(env):
     service, _, _ = env
     lobby = await service.create_lobby(as_("u1"), "Ann", LobbyOptions(sets=["base", "castles"], seed=2))
-    with pytest.raises(ServiceError, match="not chosen in this lobby"):
-        await service.choose_castles(as_("u1"), lobby.id, ["castles.eltz"])
+    with pytest.raises(ServiceError, match="nothing is chosen that way in this lobby"):
+        await service.choose(as_("u1"), lobby.id, "castles", ["castles.eltz"])
     await service.join(as_("u2"), lobby.id, "Bob")
     await service.start(as_("u1"), lobby.id)
     _row, game = await service.game(SYSTEM, lobby.id)
@@ -404,7 +404,7 @@ async def test_a_rematch_seats_the_same_players_with_the_same_options_once(env):
         ("ai:easy:1", "Bot 1 (easy)", True), ("u1", "Ann", False), ("u2", "Bob", False)
     ]
     old = await service.lobby(SYSTEM, lobby.id)
-    kept = ("sets", "turn_limit", "timeout_policy", "castles", "language", "hints")
+    kept = ("sets", "turn_limit", "timeout_policy", "language", "hints", "time_control")
     assert {k: again.options[k] for k in kept} == {k: old.options[k] for k in kept}
     assert again.options["seed"] != old.options["seed"]  # a new game, not the same bag
     with pytest.raises(ServiceError, match="has already been opened"):

@@ -11,6 +11,8 @@ which sets are on. Whoever emits an event also words it (``describe``).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.moves import BoardFigure, Event, Move
@@ -20,7 +22,36 @@ if TYPE_CHECKING:
     from engine.game import Game
     from engine.tiles import TileType
 
-__all__ = ["Expansion", "Event", "Move", "HOOKS", "overridden", "Step", "FigureOption", "BoardFigure"]
+__all__ = [
+    "Expansion", "Event", "Move", "HOOKS", "overridden", "Step", "FigureOption", "BoardFigure", "LobbyOption",
+    "SeatPick",
+]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class SeatPick:
+    """What each player picks in the lobby while an option has the value ``when`` (castle hands)."""
+
+    when: str  # the option's value under which the players pick ("chosen")
+    key: str  # where the lobby keeps the picks, user id -> values ("castle_choices")
+    prompt: str  # the lobby menu's placeholder (a message to translate: "Your castles")
+    choices: Callable[[], list[str]]  # the values a player may pick (castle ids)
+    label: Callable[[str], str]  # how a value reads for players (its tile's name)
+    most: int  # at most this many each; the exact count is checked at the start
+    distinct: bool = True  # no two players pick the same value
+
+
+@dataclass(frozen=True)
+class LobbyOption:
+    """A choice an expansion offers in the lobby: the service validates it, front ends render it
+    generically (a menu, a field of the lobby message), and ``Expansion.game_options`` turns it into
+    the game's keyword options."""
+
+    name: str  # kept in the lobby's options under this key
+    title: str  # a message to translate ("Castles")
+    choices: tuple[tuple[str, str], ...]  # (value, what it means: a message to translate)
+    default: str
+    pick: SeatPick | None = None
 
 
 class Expansion:
@@ -29,6 +60,8 @@ class Expansion:
     name = ""
     #: the sets this expansion serves (several sets may share one expansion)
     sets: tuple[str, ...] = ()
+    #: each set's title for players (a message to translate: N_("The Ferries"))
+    titles: dict[str, str] = {}
     #: True if its sets bring land tiles enough to play without the base game
     land_tiles = False
     #: tiles of its sets that only ever start the game (never in the bag)
@@ -40,6 +73,8 @@ class Expansion:
     #: its own kinds of "scored" features -> what they are called in a scoring line (a message to
     #: translate, e.g. N_("the crown spaces of the wheel"))
     scored_features: dict[str, str] = {}
+    #: what it asks in the lobby (``LobbyOption``); ``game_options`` reads the answers
+    lobby_options: tuple[LobbyOption, ...] = ()
     #: the tiles of its sets that the catalog does not hold (an expansion outside ``engine``): set
     #: name -> its rows in the TILES.md notation, (id, count, edges, features[, cells, icon])
     tile_rows: dict[str, list[tuple[Any, ...]]] = {}
@@ -51,6 +86,15 @@ class Expansion:
     def conflict(cls, sets: list[str]) -> str | None:
         """Why these sets cannot be played together, or None."""
         return None
+
+    @classmethod
+    def game_options(
+        cls, chosen: dict[str, str], picks: dict[str, dict[str, list[str]]], seats: list[tuple[str, bool]], seed: int
+    ) -> dict[str, Any]:
+        """The ``Game(...)`` keyword options from the lobby: ``chosen`` its options' values, ``picks``
+        each ``SeatPick``'s values by player name, ``seats`` (player name, is a computer) in seat
+        order. Raise BadSetup (its message says what is awaited) while the lobby is not ready."""
+        return {}
 
     # --- the turn
     def steps(self) -> list[Step]:

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from engine.board import NEIGHBOURS8
 from engine.catalog import TILE_TYPES, set_ids, tile_set
-from engine.expansions import Event, Expansion, Move, Step
-from engine.language import _
+from engine.expansions import Event, Expansion, LobbyOption, Move, SeatPick, Step
+from engine.language import N_, _, ngettext
 from engine.moves import BadSetup, IllegalMove
 from engine.words import cell, tile_name
 
@@ -163,7 +163,44 @@ def _touches_castle(game: Game, tile: TileType, x: int, y: int, rot: int) -> boo
 class Castles(Expansion):
     name = "castles"
     sets = ("castles",)
+    titles = {"castles": N_("Castles in Germany")}
     options = ("castles",)
+    lobby_options = (
+        LobbyOption(
+            "castles", N_("Castles"), (("dealt", N_("dealt at the start")), ("chosen", N_("chosen in the lobby"))),
+            "dealt",
+            SeatPick("chosen", "castle_choices", N_("Your castles"), lambda: list(CASTLE_IDS), tile_name, 2),
+        ),
+    )  # fmt: skip
+
+    @classmethod
+    def game_options(
+        cls, chosen: dict[str, str], picks: dict[str, dict[str, list[str]]], seats: list[tuple[str, bool]], seed: int
+    ) -> dict[str, Any]:
+        """Hands picked in the lobby (each player their count; computers get what is left, shuffled
+        with the game's seed), or dealt at the start (nothing to pass)."""
+        if chosen.get("castles") != "chosen":
+            return {}
+        size = hand_size(len(seats))
+        chosen_hands = picks.get("castle_choices", {})
+        hands: dict[str, list[str]] = {}
+        for name, computer in seats:
+            if computer:
+                continue
+            hand = chosen_hands.get(name, [])
+            if len(hand) != size:
+                raise BadSetup(
+                    ngettext(
+                        "waiting for {player} to choose {n} castle", "waiting for {player} to choose {n} castles", size
+                    ).format(player=name, n=size)
+                )
+            hands[name] = list(hand)
+        left = [c for c in CASTLE_IDS if not any(c in h for h in hands.values())]
+        random.Random(seed).shuffle(left)
+        for name, computer in seats:
+            if computer:
+                hands[name], left = left[:size], left[size:]
+        return {"castles": hands}
 
     # ------------------------------------------------------------------ setup
     def bag(self, game: Game, bag: list[str], rng: random.Random) -> list[str]:

@@ -22,7 +22,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from engine.expansions import Event, Expansion, Move, Step
-from engine.language import _
+from engine.language import N_, _
 from engine.moves import BoardFigure, IllegalMove
 from engine.tiles import DIRS, DX, DY
 from engine.words import DIRECTION_WORDS, cell, direction, names
@@ -228,6 +228,7 @@ def first_ferries(game: Game) -> list[str]:
 class Ferries(Expansion):
     name = "ferries"
     sets = ("ferries",)
+    titles = {"ferries": N_("The Ferries")}
     event_types = ("ferry",)
 
     def setup(self, game: Game, rng: Any, options: dict[str, Any]) -> None:

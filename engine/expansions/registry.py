@@ -6,7 +6,8 @@ import functools
 import importlib
 
 from engine.catalog import add_set, remove_set
-from engine.expansions import Expansion
+from engine.expansions import Expansion, LobbyOption
+from engine.language import N_
 
 # The built-in expansions by set: (module in engine.expansions, class). A module is
 # imported the first time a game uses one of its sets (a base game loads none).
@@ -79,3 +80,25 @@ def figure_owner(place: str) -> type[Expansion] | None:
 def event_owner(event_type: str) -> type[Expansion] | None:
     """The expansion that emits (and words) an event type, if any."""
     return next((cls for cls in _every_expansion() if event_type in cls.event_types), None)
+
+
+def lobby_options(sets: list[str]) -> list[tuple[type[Expansion], LobbyOption]]:
+    """The lobby options the expansions of these sets offer, each with its expansion, in set order."""
+    return [(cls, option) for cls in expansion_classes(sets) for option in cls.lobby_options]
+
+
+def every_lobby_option_name() -> set[str]:
+    """The names of every expansion's lobby options (the keys a lobby's stored options may hold)."""
+    return {option.name for cls in _every_expansion() for option in cls.lobby_options}
+
+
+BASE_TITLE = N_("Base game")
+
+
+def set_title(set_name: str) -> str:
+    """A set's title for players, untranslated (``_()`` words it): the base game's, or what its
+    expansion declares (``Expansion.titles``); an unknown set is its own name."""
+    if set_name == "base":
+        return BASE_TITLE
+    cls = expansion_for(set_name)
+    return cls.titles.get(set_name, set_name) if cls is not None else set_name

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from engine.catalog import TILE_TYPES
 from engine.expansions import Event, Expansion
-from engine.language import _, sentence
+from engine.language import N_, _, sentence
 from engine.tiles import DX, DY, edge_key
 from engine.words import cell, tile_name
 
@@ -431,6 +431,7 @@ def _ends(state: dict) -> tuple[End, ...]:
 class River(Expansion):
     name = "river"
     sets = RIVER_SETS
+    titles = {"river1": N_("The River"), "river2": N_("The River II")}
     setup_tiles = ("river1.spring", "river2.spring")
     event_types = ("tile_returned",)
 

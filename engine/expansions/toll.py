@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from engine.expansions import Event, Expansion, FigureOption, Move
-from engine.language import _, ngettext
+from engine.language import N_, _, ngettext
 from engine.moves import BoardFigure, IllegalMove
 from engine.words import cell
 
@@ -121,6 +121,7 @@ class Tollhouse(FigureOption):
 class Tollkeepers(Expansion):
     name = "toll"
     sets = ("toll",)
+    titles = {"toll": N_("The Tollkeepers")}
     event_types = ("toll",)
 
     def figure_options(self) -> list[FigureOption]:

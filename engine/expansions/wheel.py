@@ -199,6 +199,7 @@ def _score_crowns(game: Game, sector: str, events: list[Event]) -> None:
 class Wheel(Expansion):
     name = "wheel"
     sets = ("wheel",)
+    titles = {"wheel": N_("The Wheel of Fortune")}
     land_tiles = True
     setup_tiles = (START,)
     event_types = ("wheel", "wheel_event", "plague")
