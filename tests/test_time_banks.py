@@ -4,10 +4,12 @@ timeout policy, vacations, restarts and two services ticking the same game."""
 
 import asyncio
 import itertools
+import tempfile
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service import GameService, LobbyOptions, ServiceError
@@ -176,3 +178,56 @@ async def test_a_damaged_bank_is_a_corrupted_game_not_a_crash(env):
     await db.execute("UPDATE games SET clocks = ? WHERE id = ?", ('{"left": [-5, 3600], "actor": 0}', gid))
     with pytest.raises(GameCorrupted, match="time banks are damaged"):
         await GameService(service.store, Clock()).turn(SYSTEM, gid)
+
+
+# ---------------------------------------------------------------------- the banks over time, as a property
+ACTIONS = st.lists(
+    st.one_of(
+        st.tuples(st.just("wait"), st.integers(1, 3 * 3600)),
+        st.tuples(st.just("tick"), st.integers(0, 1)),  # either of two services (processes)
+        st.tuples(st.just("move"), st.just(0)),
+        st.tuples(st.just("restart"), st.just(0)),
+    ),
+    max_size=25,
+)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+@given(ACTIONS)
+def test_whatever_happens_each_turn_is_charged_once_from_its_start(actions):
+    """Moves, waits, ticks from two services and restarts in any order: every bank is what the
+    arithmetic says, turn by turn (a model kept beside), never below zero nor above its cap."""
+    control = TimeControl(2 * HOUR, 30 * MINUTE, 3 * HOUR)
+
+    async def run() -> None:
+        with tempfile.TemporaryDirectory() as folder:
+            db = await open_database(Path(folder) / "banks.db")
+            clock = Clock()
+            services = [GameService(Store(db), clock) for _ in range(2)]
+            try:
+                gid, view = await two_humans(services[0], time_control=str(control))
+                banks = dict(view.clocks)
+                started, actor = clock.now, view.player
+                for kind, arg in actions:
+                    if kind == "wait":
+                        clock.now += timedelta(seconds=arg)
+                    elif kind == "restart":
+                        services = [GameService(Store(db), clock) for _ in range(2)]
+                    else:
+                        if kind == "tick":
+                            await services[arg].tick()
+                        else:
+                            turn = await services[0].turn(SYSTEM, gid)
+                            await play_turn(services[0], turn)
+                        now = await services[0].turn(SYSTEM, gid)
+                        if now.player != actor:  # the turn ended (a move, or a timeout): charged once
+                            banks[actor] = control.charge(banks[actor], (clock.now - started).total_seconds())
+                            started, actor = clock.now, now.player
+                    row = await services[0].store.get_game(gid)
+                    stored = dict(zip((await services[0].turn(SYSTEM, gid)).scores, row.clocks["left"], strict=True))
+                    assert stored == banks
+                    assert all(0 <= b <= control.cap for b in stored.values())
+            finally:
+                await db.close()
+
+    asyncio.run(run())
