@@ -7,9 +7,10 @@ below behave as plain read-only dicts of every set and tile.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterator, Mapping
 
-from engine.tiledata import base, castles, ferries, river, toll, wheel
+from engine.tiledata import base
 from engine.tiles import TileType, parse_tile
 
 
@@ -23,20 +24,39 @@ def _parse(rows: list[tuple]) -> list[TileType]:
     return out
 
 
-# Each set's rows in the TILES.md notation, in catalog order.
+def _expansion_rows(package: str, *names: str) -> Callable[[], list[tuple]]:
+    """An expansion package's tile rows (``engine.expansions.<package>.tiles``), imported when the
+    set's tiles are first wanted: a base game imports no expansion."""
+
+    def rows() -> list[tuple]:
+        module = importlib.import_module(f"engine.expansions.{package}.tiles")
+        return [row for name in names for row in getattr(module, name)]
+
+    return rows
+
+
+# Each set's rows in the TILES.md notation, in catalog order: the base game's here, each
+# expansion's in its own package.
 _ROWS: dict[str, Callable[[], list[tuple]]] = {
     "base": lambda: base.TILES,
-    "river1": lambda: river.RIVER1,
-    "river2": lambda: river.RIVER2,
-    "ferries": lambda: ferries.TILES,
-    "castles": lambda: castles.TILES,
-    "wheel": lambda: [wheel.START_TILE] + wheel.PLAIN_TILES + wheel.ICON_TILES,
-    "toll": lambda: toll.TILES,
+    "river1": _expansion_rows("river", "RIVER1"),
+    "river2": _expansion_rows("river", "RIVER2"),
+    "ferries": _expansion_rows("ferries", "TILES"),
+    "castles": _expansion_rows("castles", "TILES"),
+    "wheel": _expansion_rows("wheel", "START_TILES", "PLAIN_TILES", "ICON_TILES"),
+    "toll": _expansion_rows("toll", "TILES"),
 }
-# tile id -> its set, every set's ids in catalog order
-_SET_OF: dict[str, str] = {row[0]: s for s, rows in _ROWS.items() for row in rows()}
+_IDS: dict[str, list[str]] = {}  # set -> its tile ids in catalog order, read on first use
 _BY_ID: dict[str, TileType] = {}  # the tile types parsed so far
 _PARSED: dict[str, list[TileType]] = {}
+
+
+def set_ids(name: str) -> list[str]:
+    """The tile ids of a set, in catalog order (without parsing its tiles)."""
+    ids = _IDS.get(name)
+    if ids is None:
+        ids = _IDS[name] = [row[0] for row in _ROWS[name]()] if name in _ROWS else []
+    return ids
 
 
 def _parse_set(name: str) -> list[TileType]:
@@ -65,23 +85,25 @@ class _SetTiles(Mapping[str, list[TileType]]):
 
 
 class _TileTypes(Mapping[str, TileType]):
-    """tile id -> tile type, every set's (parsed on first use of its set)."""
+    """tile id -> tile type, every set's (parsed on first use of its set: a tile id names its set)."""
 
     def __getitem__(self, tile_id: str) -> TileType:
         tile = _BY_ID.get(tile_id)
         if tile is None:
-            _parse_set(_SET_OF[tile_id])
+            if tile_id not in self:
+                raise KeyError(tile_id)
+            _parse_set(tile_set(tile_id))
             tile = _BY_ID[tile_id]
         return tile
 
     def __iter__(self) -> Iterator[str]:
-        return iter(_SET_OF)
+        return iter([tile_id for name in _ROWS for tile_id in set_ids(name)])
 
     def __len__(self) -> int:
-        return len(_SET_OF)
+        return sum(len(set_ids(name)) for name in _ROWS)
 
     def __contains__(self, tile_id: object) -> bool:
-        return tile_id in _SET_OF
+        return isinstance(tile_id, str) and tile_set(tile_id) in _ROWS and tile_id in set_ids(tile_set(tile_id))
 
 
 SET_TILES: Mapping[str, list[TileType]] = _SetTiles()
@@ -93,25 +115,20 @@ def add_set(name: str, rows: Callable[[], list[tuple]]) -> None:
     """Make a set's tiles known (an expansion outside the built-in ones brings its rows: see
     ``Expansion.tile_rows``); its tile ids must start with ``name`` and a dot, as every set's do."""
     ids = [row[0] for row in rows()]
-    clash = [i for i in ids if not i.startswith(name + ".") or _SET_OF.get(i, name) != name]
-    if clash:
-        raise ValueError(f"set {name!r}: tile ids {clash[:3]} are not its own")
+    clash = [i for i in ids if not i.startswith(name + ".")]
+    if clash or name in _ROWS:
+        raise ValueError(f"set {name!r}: tile ids {clash[:3]} are not its own, or the set exists")
     _ROWS[name] = rows
-    _SET_OF.update((i, name) for i in ids)
+    _IDS[name] = ids
 
 
 def remove_set(name: str) -> None:
     """Forget a set added with ``add_set`` (tests remove their toy sets)."""
-    for tile_id in [i for i, s in _SET_OF.items() if s == name]:
-        del _SET_OF[tile_id]
+    for tile_id in set_ids(name):
         _BY_ID.pop(tile_id, None)
     _ROWS.pop(name, None)
+    _IDS.pop(name, None)
     _PARSED.pop(name, None)
-
-
-def set_ids(name: str) -> list[str]:
-    """The tile ids of a set, in catalog order (without parsing its tiles)."""
-    return [tile_id for tile_id, s in _SET_OF.items() if s == name]
 
 
 def tile_set(tile_id: str) -> str:

@@ -13,7 +13,7 @@ from typing import Protocol
 
 from PIL import Image, ImageDraw
 
-from engine.language import _
+from engine.language import _, sentence
 from renderer import palette as pal
 from renderer.standings import ELLIPSIS, MUTED, PAD, WIDTH, fit
 from renderer.tile_art import font
@@ -30,6 +30,7 @@ class Box(Protocol):
     number: int
     bracket: str
     stage: str
+    column: str
     home: str | None
     away: str | None
     home_won: float
@@ -46,9 +47,12 @@ def games_text(won: float) -> str:
 
 
 def render_bracket(title: str, boxes: Sequence[Box], champion: str | None) -> Image.Image:
-    sections = [[b for b in boxes if b.bracket in ("W", "F")], [b for b in boxes if b.bracket == "L"]]
-    sections = [s for s in sections if s]
-    parts = [_section(s) for s in sections]
+    winners, losers = [b for b in boxes if b.bracket in ("W", "F")], [b for b in boxes if b.bracket == "L"]
+    # A double elimination names its two brackets; a single one needs no heading.
+    sections = [(_("Winners' bracket") if losers else "", winners)]
+    if losers:
+        sections.append((_("Losers' bracket"), losers))
+    parts = [_section(part, heading) for heading, part in sections]
     title_h = TITLE_SIZE + 2 * PAD
     foot_h = (TITLE_SIZE + PAD) if champion else 0
     height = title_h + sum(p.height for p in parts) + PAD * (len(parts) + 1) + foot_h
@@ -65,8 +69,9 @@ def render_bracket(title: str, boxes: Sequence[Box], champion: str | None) -> Im
     return img
 
 
-def _section(boxes: list[Box]) -> Image.Image:
-    """One bracket: its rounds as columns (the grand final after the winners' rounds)."""
+def _section(boxes: list[Box], heading: str = "") -> Image.Image:
+    """One bracket: its rounds as columns (the grand final after the winners' rounds), under its
+    ``heading`` if it has one."""
     columns: list[list[Box]] = []
     keys: list[tuple[str, int]] = []
     for box in boxes:
@@ -81,14 +86,17 @@ def _section(boxes: list[Box]) -> Image.Image:
     box_h, gap = 2 * row_h, max(10, body // 2)
     tallest = max(len(c) for c in columns)
     area_h = tallest * (box_h + gap)
-    head_h = HEAD_SIZE + gap
+    top = (HEAD_SIZE + gap) if heading else 0
+    head_h = top + HEAD_SIZE + gap
     img = Image.new("RGB", (WIDTH, head_h + area_h), pal.MARGIN_BG)
     draw = ImageDraw.Draw(img)
+    if heading:
+        draw.text((PAD, 0), fit(heading, WIDTH - 2 * PAD, font(HEAD_SIZE)), font=font(HEAD_SIZE), fill=pal.MARGIN_TEXT)
     where: dict[int, tuple[int, int, int]] = {}  # match -> (left x, centre y, right x)
     for c, column in enumerate(columns):
         x0 = PAD + c * col_w
-        stage = fit(column[0].stage, col_w - 8, font(HEAD_SIZE))
-        draw.text((x0, 0), stage, font=font(HEAD_SIZE), fill=MUTED)
+        stage = fit(sentence(column[0].column or column[0].stage), col_w - 8, font(HEAD_SIZE))
+        draw.text((x0, top), stage, font=font(HEAD_SIZE), fill=MUTED)
         for i, box in enumerate(column):
             centre = head_h + int((i + 0.5) * area_h / len(column))
             where[box.number] = (x0, centre, x0 + col_w - 16)

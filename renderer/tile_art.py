@@ -17,7 +17,7 @@ from pathlib import Path
 from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
 
 from engine.expansions.wheel import sector_name
-from engine.tiledata.wheel import CROWN_SPACES, SECTORS
+from engine.expansions.wheel.tiles import CROWN_SPACES, SECTORS
 from engine.tiles import Segment, TileType
 from renderer import palette as pal
 

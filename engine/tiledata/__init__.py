@@ -1,6 +1,7 @@
-"""The tile catalog of every set (../shared/docs/TILES.md), one module per set.
+"""The base game's tiles (``base.py``) and the notation's helpers (../shared/docs/TILES.md); each
+expansion's tiles live in its package (``engine/expansions/<name>/tiles.py``).
 
-Each module lists ``(id, count, edges, features)`` rows in the TILES.md notation;
+Each tile module lists ``(id, count, edges, features)`` rows in the TILES.md notation;
 ``engine.tiles.parse_tile`` turns them into tile types. Keep topology here, never in
 rule code, so that a reconstructed layout can be corrected in one place.
 """

@@ -19,6 +19,7 @@ from service.leagues.playoffs import (
     BracketState,
     PlayoffRules,
     build_bracket,
+    column_name,
     resolve,
     stage_name,
 )
@@ -48,6 +49,7 @@ class BracketBox:
     feeds: list[int]  # the matches whose winners play this one (the picture's lines)
     fixture_id: int | None = None
     games: tuple[int, ...] = ()
+    column: str = ""  # the short heading of its round in a picture ("Semi-finals", "Round 2")
 
 
 @dataclass
@@ -241,6 +243,7 @@ class KnockoutCore(LeagueCore):
                 match.number, match.bracket, stage_name(match, winners_rounds, rules.double),
                 name(entry.home), name(entry.away), won.get(entry.home or "", 0.0), won.get(entry.away or "", 0.0),
                 side, status, feeds, fixture.id if fixture else None, tuple(fixture.games) if fixture else (),
+                column_name(match, winners_rounds),
             ))  # fmt: skip
         champion = names.get(state.champion or "", None) if state.finished else None
         return BracketView(league.name, season, rules.best_of, rules.double, boxes, champion)

@@ -187,3 +187,11 @@ def stage_name(match: BracketMatch, winners_rounds: int, double: bool) -> str:
         name = _(_ROUND_NAMES[left])
         return _("Winners' {stage}").format(stage=name.lower()) if double else name
     return _("Round of {n}").format(n=2**left)
+
+
+def column_name(match: BracketMatch, winners_rounds: int) -> str:
+    """A round's short heading in a bracket picture, where each bracket has its own section:
+    "Semi-finals", "Round 2" (of the losers' bracket), "Grand final"."""
+    if match.bracket == "L":
+        return _("Round {n}").format(n=match.round)
+    return stage_name(match, winners_rounds, double=False) if match.bracket == "W" else _("Grand final")

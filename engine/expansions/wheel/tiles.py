@@ -65,3 +65,4 @@ def _land_tiles() -> tuple[list[tuple], list[tuple]]:
 
 START_TILE = _start_tile()
 PLAIN_TILES, ICON_TILES = _land_tiles()
+START_TILES = [START_TILE]  # as the catalog lists the set: the start tile first

@@ -13,9 +13,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from engine.expansions import Event, Expansion, FigureOption, Move, Step
+from engine.expansions.wheel.tiles import CROWN_SPACES, SECTORS, START
 from engine.language import N_, _, ngettext
 from engine.moves import OFF_TILE, BoardFigure, IllegalMove
-from engine.tiledata.wheel import CROWN_SPACES, SECTORS, START
 from engine.words import cell, role
 
 if TYPE_CHECKING:
