@@ -578,9 +578,10 @@ class Game:
         return None if self.finished else self.chain[self._index]
 
     # ------------------------------------------------------------------ queries
-    def expansion_state(self, name: str) -> dict[str, Any]:
-        """An expansion's state (read-only use: front ends and the renderer)."""
-        return self.state.get(name, {})
+    def expansion_state(self, name: str) -> Any:
+        """An expansion's state (its own dataclass, ``Expansion.state_types``; None before its
+        setup): for the expansion and its tests. Front ends read ``board_figures`` instead."""
+        return self.state.get(name)
 
     @property
     def player_name(self) -> str:

@@ -25,12 +25,13 @@ from typing import Any
 
 from engine.board import Board, PlacedCell, Placement
 from engine.catalog import TILE_TYPES
+from engine.expansions.registry import state_types
 from engine.game import Game
 from engine.moves import Move
 from engine.record import Record, new_game
 from engine.tiles import CELL_DX, CELL_DY, CELL_INDEX
 
-STATE_FORMAT = 1
+STATE_FORMAT = 2  # 2: the expansions' states are their own dataclasses (1: dicts)
 
 #: the attributes of a Game that a snapshot saves
 SAVED = frozenset(
@@ -56,10 +57,14 @@ class BadSnapshot(ValueError):
 
 
 class _PlainData(pickle.Unpickler):
-    """Reads plain data only: any class or function named in the stream is refused."""
+    """Reads plain data and the expansions' declared state classes (``Expansion.state_types``):
+    any other class or function named in the stream is refused."""
 
     def find_class(self, module: str, name: str) -> Any:
-        raise BadSnapshot(f"a snapshot holds plain data only, not {module}.{name}"[:120])
+        cls = state_types().get((module, name))
+        if cls is None:
+            raise BadSnapshot(f"a snapshot holds plain data only, not {module}.{name}"[:120])
+        return cls
 
 
 def dump(game: Game) -> bytes:

@@ -27,8 +27,8 @@ def play(pool, hands, moves, players=("Ann", "Bob")):
 
 
 def test_hands_are_dealt_by_player_count_or_taken_from_the_record():
-    assert [len(h) for h in Game(["A", "B", "C"], list(SETS), seed=1).state["castles"]["hands"].values()] == [2, 2, 2]
-    four = Game(["A", "B", "C", "D"], list(SETS), seed=1).state["castles"]["hands"]
+    assert [len(h) for h in Game(["A", "B", "C"], list(SETS), seed=1).state["castles"].hands.values()] == [2, 2, 2]
+    four = Game(["A", "B", "C", "D"], list(SETS), seed=1).state["castles"].hands
     assert [len(h) for h in four.values()] == [1, 1, 1, 1]
     dealt = sum(four.values(), [])
     assert len(set(dealt)) == 4
@@ -180,7 +180,7 @@ def test_after_the_last_tile_only_players_who_can_place_a_castle_go_on():
         if game.step == "figure":
             game.apply(PASS)
     assert game.finished
-    assert game.state["castles"]["hands"][0] == ["castles.konradsheim"]
+    assert game.state["castles"].hands[0] == ["castles.konradsheim"]
 
 
 def test_random_castle_games_replay():
@@ -211,7 +211,7 @@ def test_a_player_whose_discarded_tile_empties_the_bag_may_still_place_a_castle(
     assert question is not None and question.prompt == "place one of your castles (the bag is empty)"
     events = game.apply(moves[0])
     assert events[0]["type"] == "tile_placed" and events[0]["tile"] == "castles.konradsheim"
-    assert game.state["castles"]["hands"][1] == []
+    assert game.state["castles"].hands[1] == []
 
 
 def test_no_castle_while_river_tiles_remain():

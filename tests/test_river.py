@@ -104,7 +104,7 @@ def test_no_immediate_u_turn_but_the_other_way_is_fine():
         game.apply(tile(1, 1, 90))  # a second right turn: back west
     assert 90 not in game.legal_placements()[(1, 1)]
     game.apply(tile(1, 1, 180))  # turning left (east) is allowed
-    assert game.expansion_state("river")["turns"]["0"] == ["R", "L"]
+    assert game.expansion_state("river").turns[0] == ["R", "L"]
 
 
 def test_three_curves_the_same_way_are_refused_even_with_straights_between():
@@ -114,7 +114,7 @@ def test_three_curves_the_same_way_are_refused_even_with_straights_between():
         [tile(1, 0, 0), PASS, tile(1, 1, 90), PASS, tile(1, 2, 90), PASS, tile(0, 2, 0), PASS],
         sets=R1,
     )
-    assert game.expansion_state("river")["turns"]["0"] == ["R", "S", "R", "S"]
+    assert game.expansion_state("river").turns[0] == ["R", "S", "R", "S"]
     # river1.road_curve (river{S,W}) at (-1,2) turned 180 sends the water north: a third right turn.
     with pytest.raises(IllegalMove, match="three times"):
         game.apply(tile(-1, 2, 180))
@@ -125,8 +125,8 @@ def test_the_branches_of_the_fork_are_never_joined():
     pool = ["river2.fork", "river2.curve", "river2.curve", "river2.volcano_lake", "base.B"]
     game, _ = play(pool, [tile(1, 0, 0), PASS, tile(2, 0, 90), PASS], sets=R2)
     # Branch north of the fork flows into (1,-1); the east branch now points at (2,-1).
-    ends = game.expansion_state("river")["ends"]
-    assert set(ends) == {"1,-1", "2,-1"}
+    ends = game.expansion_state("river").ends
+    assert set(ends) == {(1, -1), (2, -1)}
     with pytest.raises(IllegalMove, match="never be joined"):
         game.apply(tile(1, -1, 270))  # curve turning east, into the other branch's end
 

@@ -16,7 +16,7 @@ BASE_TAIL = ["base.V", "base.Rg", "base.F", "base.B"]
 
 def turns_by_arm(game: Game) -> list[list[str]]:
     state = game.expansion_state("river")
-    return sorted(state["turns"][str(end["branch"])] for end in state["ends"].values())
+    return sorted(state.turns[end.branch] for end in state.ends.values())
 
 
 # ---------------------------------------------------------------------- the fork's arms
@@ -70,7 +70,7 @@ def test_two_arms_may_not_grow_into_each_other():
         *BASE_TAIL,
     ]
     game, _ = play(pool, [tile(1, 0, 0), PASS, tile(1, -1, 0), PASS, tile(2, 0, 90), PASS], sets=R2)
-    assert set(game.expansion_state("river")["ends"]) == {"1,-2", "2,-1"}
+    assert set(game.expansion_state("river").ends) == {(1, -2), (2, -1)}
     assert game.drawn.id == "river2.city_corner"
     # Turning the north arm east would cross in front of the east arm: edge-legal, a
     # legal turn, the look-ahead is free; but the other eight tiles could never all follow.
@@ -164,7 +164,7 @@ def test_an_arm_may_not_turn_into_the_pocket_of_a_u_turn():
     ]
     moves = [tile(1, 0, 0), tile(1, -1, 90), tile(1, -2, 0), tile(1, -3, 0), tile(2, -3, 90), tile(3, -3, 0)]
     game, _ = play(pool, [m for move in moves for m in (move, PASS)], sets=("base", "river1", "river2"))
-    assert set(game.expansion_state("river")["ends"]) == {"2,0"}
+    assert set(game.expansion_state("river").ends) == {(2, 0)}
     assert game.drawn.id == "river1.city_corner"
     # Turning north at (2,0) leads into the pocket (2,-1), (2,-2) under the U: the
     # fourteen tiles left could never all follow. Turning south is fine.

@@ -37,7 +37,7 @@ def test_example_1_seven_points_then_the_tollhouse_flips():
     assert collected(events) == [("Ann", 7)]  # 2 travellers x 3 + 1 farmhouse
     assert ("road", {"Bob": 5}) in scored(events)  # the road scores as usual
     assert game.scores == [7, 5]
-    assert game.state["toll"]["houses"][0]["value"] == 2
+    assert game.state["toll"].houses[0].value == 2
     flips = [e for e in events if e["type"] == "toll" and e["action"] == "flipped"]
     assert flips == [{"type": "toll", "action": "flipped", "player": "Ann", "value": 2}]
 
@@ -48,7 +48,7 @@ def test_example_2_six_points_with_value_two_and_no_flip():
     events = game.apply(PASS)
     # Bob completed it: 2 highwaymen x 2 + 1 stable x 2 for Ann's tollhouse.
     assert collected(events) == [("Ann", 6)]
-    assert game.state["toll"]["houses"][0]["value"] == 2
+    assert game.state["toll"].houses[0].value == 2
 
 
 def test_two_tollhouses_on_one_road_both_collect():

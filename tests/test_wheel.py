@@ -49,12 +49,12 @@ def test_the_tax_example_blue_8_red_3():
     # Blue draws an icon 1: the pig goes from Fortune to Taxes.
     assert wheel_events(events) == [("taxes", {"Blue": 8, "Red": 3})]
     assert game.scores == [8, 3]
-    assert game.expansion_state("wheel")["pig"] == 1
+    assert game.expansion_state("wheel").pig == 1
 
 
 def test_a_follower_alone_in_a_two_space_sector_scores_six():
     game, events = play(["base.B", "wheel.B.1", "base.B"], [tile(0, 4), meeple("crown:taxes")], sets=SETS)
-    assert game.expansion_state("wheel")["crowns"]["taxes"] == [None, None]  # scored and back
+    assert game.expansion_state("wheel").crowns["taxes"] == [None, None]  # scored and back
     assert crown_scores(events) == [("taxes", {"Ann": 6})]
     assert game.supply == [FOLLOWERS, FOLLOWERS]
 
@@ -163,7 +163,7 @@ def test_random_wheel_games_keep_followers_and_replay(sets):
             for e in game.apply(ai.choose(game)):
                 if e["type"] == "wheel":
                     seen[e["sector"]] += 1
-            crowns = Counter(p for v in game.state["wheel"]["crowns"].values() for p in v if p is not None)
+            crowns = Counter(p for v in game.state["wheel"].crowns.values() for p in v if p is not None)
             on_board = Counter(
                 p for r, f in enumerate(game.board.followers) if f and game.board.parent[r] == r for p, _ in f
             )

@@ -73,6 +73,9 @@ class Expansion:
     #: its own kinds of "scored" features -> what they are called in a scoring line (a message to
     #: translate, e.g. N_("the crown spaces of the wheel"))
     scored_features: dict[str, str] = {}
+    #: the classes of its state in ``game.state[name]`` (dataclasses of plain values: a snapshot
+    #: may hold them; ``copy.deepcopy`` copies them for look-ahead)
+    state_types: tuple[type, ...] = ()
     #: what it asks in the lobby (``LobbyOption``); ``game_options`` reads the answers
     lobby_options: tuple[LobbyOption, ...] = ()
     #: the tiles of its sets that the catalog does not hold (an expansion outside ``engine``): set

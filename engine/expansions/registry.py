@@ -102,3 +102,9 @@ def set_title(set_name: str) -> str:
         return BASE_TITLE
     cls = expansion_for(set_name)
     return cls.titles.get(set_name, set_name) if cls is not None else set_name
+
+
+def state_types() -> dict[tuple[str, str], type]:
+    """(module, name) -> class of every expansion's declared state classes (what a snapshot may
+    hold besides plain data)."""
+    return {(t.__module__, t.__qualname__): t for cls in _every_expansion() for t in cls.state_types}

@@ -1,6 +1,6 @@
 """Castles in Germany (RULES.md, german-castles page).
 
-State (``game.state["castles"]``): ``hands`` (player index -> castle ids still
+State (``game.state["castles"]``, a ``CastlesState``): ``hands`` (player index -> castle ids still
 held) and ``dealt`` (the hands at the start, for the record). A player holding
 a castle that fits somewhere starts the turn with the ``draw`` step: draw a
 tile or place a castle (not while river tiles are still to be played). Once the
@@ -11,6 +11,7 @@ a player whose drawn tile fits nowhere and empties the bag may still place one.
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from engine.board import NEIGHBOURS8
@@ -33,8 +34,16 @@ def is_castle(tile_id: str) -> bool:
     return tile_set(tile_id) == "castles"
 
 
-def _state(game: Game) -> dict[str, Any]:
-    return game.state["castles"]
+@dataclass
+class CastlesState:
+    """Each player's castles still in hand, and the hands dealt at the start (for the record)."""
+
+    hands: dict[int, list[str]]
+    dealt: dict[int, list[str]]
+
+
+def _state(game: Game) -> CastlesState:
+    return game.state["castles"]  # type: ignore[no-any-return]
 
 
 def hand_size(players: int) -> int:
@@ -49,7 +58,7 @@ class CastleChoice(Step):
     move_types = ("draw", "castle")
 
     def asks(self, game: Game) -> bool:
-        if not _state(game)["hands"].get(game.current) or game.must_draw() or game.placement is not None:
+        if not _state(game).hands.get(game.current) or game.must_draw() or game.placement is not None:
             return False
         return castle_fits(game)
 
@@ -75,7 +84,7 @@ class CastleChoice(Step):
                 raise IllegalMove(_("the bag is empty: you can only place a castle"))
             return
         castle_id = move.get("castle")
-        hand = _state(game)["hands"].get(game.current, [])
+        hand = _state(game).hands.get(game.current, [])
         if not isinstance(castle_id, str) or castle_id not in hand:
             held = ", ".join(tile_name(c) for c in hand) or _("none")
             raise IllegalMove(
@@ -89,7 +98,7 @@ class CastleChoice(Step):
 
     def play(self, game: Game, move: Move, events: list[Event]) -> bool:
         if move["type"] == "castle":
-            _state(game)["hands"][game.current].remove(move["castle"])
+            _state(game).hands[game.current].remove(move["castle"])
             game.put_tile(TILE_TYPES[move["castle"]], move["x"], move["y"], move["rot"], events)
         return True  # a draw: the deal that follows draws the tile
 
@@ -97,7 +106,7 @@ class CastleChoice(Step):
 def castle_placements(game: Game) -> list[Move]:
     """Every castle the current player may place, where and how (computed once per
     board and hand: the choice step asks it several times a turn)."""
-    hand = _state(game)["hands"].get(game.current, [])
+    hand = _state(game).hands.get(game.current, [])
     key = ("castles", len(game.board.placements), game.current, tuple(hand))
     cached = game.scratch.get(key)
     if cached is None:
@@ -108,7 +117,7 @@ def castle_placements(game: Game) -> list[Move]:
 def castle_fits(game: Game) -> bool:
     """Whether the current player may place a castle somewhere: ``bool(castle_placements(game))``,
     found without listing them all (the choice step asks it every turn; a replay needs no list)."""
-    hand = _state(game)["hands"].get(game.current, [])
+    hand = _state(game).hands.get(game.current, [])
     key = ("castles", len(game.board.placements), game.current, tuple(hand))
     listed = game.scratch.get(key)
     if listed is not None:
@@ -126,7 +135,7 @@ def castle_fits(game: Game) -> bool:
 
 def _castle_placements(game: Game) -> list[Move]:
     moves = []
-    for castle_id in _state(game)["hands"].get(game.current, []):
+    for castle_id in _state(game).hands.get(game.current, []):
         tile = TILE_TYPES[castle_id]
         for (x, y), rots in game.board.fitting_placements(tile).items():
             for rot in rots:
@@ -165,6 +174,7 @@ class Castles(Expansion):
     sets = ("castles",)
     titles = {"castles": N_("Castles in Germany")}
     options = ("castles",)
+    state_types = (CastlesState,)
     lobby_options = (
         LobbyOption(
             "castles", N_("Castles"), (("dealt", N_("dealt at the start")), ("chosen", N_("chosen in the lobby"))),
@@ -236,14 +246,14 @@ class Castles(Expansion):
                 hands[game.players.index(name)] = list(castles)
             for i in range(len(game.players)):
                 hands.setdefault(i, [])
-        game.state["castles"] = {"hands": hands, "dealt": {i: list(h) for i, h in hands.items()}}
+        game.state["castles"] = CastlesState(hands, {i: list(h) for i, h in hands.items()})
 
     # ------------------------------------------------------------------ the turn
     def steps(self) -> list[Step]:
         return [CastleChoice()]
 
     def may_continue(self, game: Game) -> bool:
-        return bool(_state(game)["hands"].get(game.current)) and castle_fits(game)
+        return bool(_state(game).hands.get(game.current)) and castle_fits(game)
 
     # ------------------------------------------------------------------ scoring
     def bonus(self, game: Game, root: int, final: bool) -> int:
@@ -254,5 +264,5 @@ class Castles(Expansion):
         return BONUS * len(castles)
 
     def record_fields(self, game: Game) -> dict[str, Any]:
-        dealt = _state(game)["dealt"]
+        dealt = _state(game).dealt
         return {"castles": {game.players[i]: list(h) for i, h in dealt.items()}}

@@ -8,7 +8,7 @@ pass ends it). Scoring comes after. A moved ferry can complete a road (it
 scores) or reopen one (nothing is taken back); only the roads through the
 moved ferries' tiles are rebuilt.
 
-State (``game.state["ferries"]``): ``at`` ("x,y" -> join such as "E-W"), and
+State (``game.state["ferries"]``, a ``FerriesState``): ``at`` (cell -> join such as "E-W"), and
 for the turn in progress ``movable`` (cells whose ferry may still move),
 ``touched`` (stub nodes whose roads changed), ``before`` (the roads among them
 that were complete before this turn's changes, so that an unchanged road is not
@@ -18,6 +18,7 @@ that touches one without changing it must not hide it).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -31,12 +32,23 @@ if TYPE_CHECKING:
     from engine.game import Game
 
 
-def _key(x: int, y: int) -> str:
-    return f"{x},{y}"
+def _key(x: int, y: int) -> tuple[int, int]:
+    return x, y
 
 
-def _state(game: Game) -> dict[str, Any]:
-    return game.state["ferries"]
+@dataclass
+class FerriesState:
+    """Where the ferries are, and what the turn in progress changed (see the module)."""
+
+    at: dict[tuple[int, int], str] = field(default_factory=dict)  # cell -> join, such as "E-W"
+    movable: list[tuple[int, int]] = field(default_factory=list)
+    touched: list[int] = field(default_factory=list)
+    before: list[list[int]] = field(default_factory=list)
+    fresh: list[list[int]] = field(default_factory=list)
+
+
+def _state(game: Game) -> FerriesState:
+    return game.state["ferries"]  # type: ignore[no-any-return]
 
 
 def stubs(game: Game, cell: tuple[int, int]) -> dict[int, int]:
@@ -125,20 +137,20 @@ class MoveFerries(Step):
     move_types = ("ferry",)
 
     def enter(self, game: Game, events: list[Event]) -> str | None:
-        _state(game)["movable"] = first_ferries(game) if game.placement is not None else []
+        _state(game).movable = first_ferries(game) if game.placement is not None else []
         return None
 
     def asks(self, game: Game) -> bool:
-        return bool(_state(game)["movable"])
+        return bool(_state(game).movable)
 
     def moves(self, game: Game) -> list[Move]:
         moves: list[Move] = []
         state = _state(game)
-        for key in state["movable"]:
-            x, y = map(int, key.split(","))
+        for key in state.movable:
+            x, y = key
             dirs = sorted(stubs(game, (x, y)))
             for a, b in combinations(dirs, 2):
-                if join_name(a, b) != state["at"][key]:
+                if join_name(a, b) != state.at[key]:
                     moves.append({"type": "ferry", "x": x, "y": y, "join": join_name(a, b)})
         return moves
 
@@ -161,23 +173,23 @@ class MoveFerries(Step):
             return
         x, y, pair = _check_ferry(game, move)
         key = _key(x, y)
-        if key not in _state(game)["movable"]:
+        if key not in _state(game).movable:
             raise IllegalMove(
                 _("the ferry at {cell} may not move now: only the first ferry on each road you extended").format(
                     cell=cell(x, y)
                 )
             )
-        if join_name(*pair) == _state(game)["at"][key]:
+        if join_name(*pair) == _state(game).at[key]:
             raise IllegalMove(_("the ferry already joins those jetties; pass to leave it"))
 
     def play(self, game: Game, move: Move, events: list[Event]) -> bool:
         state = _state(game)
         if move["type"] == "pass":
-            state["movable"] = []
+            state.movable = []
             return True
         _set_ferry(game, move, "moved", events)
-        state["movable"].remove(_key(move["x"], move["y"]))
-        return not state["movable"]
+        state.movable.remove(_key(move["x"], move["y"]))
+        return not state.movable
 
 
 def _set_ferry(game: Game, move: Move, action: str, events: list[Event]) -> None:
@@ -188,19 +200,19 @@ def _set_ferry(game: Game, move: Move, action: str, events: list[Event]) -> None
     board = game.board
     state = _state(game)
     nodes = stubs(game, (x, y))
-    fresh = {tuple(m) for m in state["fresh"]}
+    fresh = {tuple(m) for m in state.fresh}
     # Remember which complete roads existed before this turn, so only changed ones score.
-    state["before"] += [m for m in _complete_roads(game, nodes.values()) if tuple(m) not in fresh]
-    state["touched"] += list(nodes.values())
+    state.before += [m for m in _complete_roads(game, nodes.values()) if tuple(m) not in fresh]
+    state.touched += list(nodes.values())
     for n in nodes.values():
         board.ferry_link.pop(n, None)
     board.ferry_link[nodes[a]] = nodes[b]
     board.ferry_link[nodes[b]] = nodes[a]
     board.rebuild_roads(list(nodes.values()))
-    state["at"][_key(x, y)] = join_name(a, b)
+    state.at[_key(x, y)] = join_name(a, b)
     # Roads this change completed: a later move of the turn that leaves one as it is keeps it scoring.
-    before = {tuple(m) for m in state["before"]}
-    state["fresh"] += [m for m in _complete_roads(game, nodes.values()) if tuple(m) not in before]
+    before = {tuple(m) for m in state.before}
+    state.fresh += [m for m in _complete_roads(game, nodes.values()) if tuple(m) not in before]
     events.append(
         {
             "type": "ferry",
@@ -220,7 +232,7 @@ def _complete_roads(game: Game, nodes: Any) -> list[list[int]]:
     return [sorted(board.members(r)) for r in sorted(roots) if board.open[r] == 0]
 
 
-def first_ferries(game: Game) -> list[str]:
+def first_ferries(game: Game) -> list[tuple[int, int]]:
     """Cells of the first ferry met on each road the new tile extended."""
     return Ferries.first_ferries(game)
 
@@ -228,17 +240,18 @@ def first_ferries(game: Game) -> list[str]:
 class Ferries(Expansion):
     name = "ferries"
     sets = ("ferries",)
+    state_types = (FerriesState,)
     titles = {"ferries": N_("The Ferries")}
     event_types = ("ferry",)
 
     def setup(self, game: Game, rng: Any, options: dict[str, Any]) -> None:
-        game.state["ferries"] = {"at": {}, "movable": [], "touched": [], "before": [], "fresh": []}
+        game.state["ferries"] = FerriesState()
 
     def board_figures(self, game: Game) -> list[BoardFigure]:
         """Each ferry on its lake: the cell, and the two jetties it joins ("N-S")."""
         out = []
-        for key, join in _state(game)["at"].items():
-            x, y = map(int, key.split(","))
+        for key, join in _state(game).at.items():
+            x, y = key
             out.append(BoardFigure("ferry", ((x, y),), None, (x, y, join)))
         return out
 
@@ -258,14 +271,14 @@ class Ferries(Expansion):
 
     # ------------------------------------------------------------------ roads
     @staticmethod
-    def first_ferries(game: Game) -> list[str]:
+    def first_ferries(game: Game) -> list[tuple[int, int]]:
         """Cells of the first ferry met on each road the new tile extended."""
-        if not _state(game)["at"]:
+        if not _state(game).at:
             return []  # no ferry on the board yet: none to meet
         board = game.board
         p = board.placements[game.placement]  # type: ignore[index]
         own = set(p.cells)
-        found: list[str] = []
+        found: list[tuple[int, int]] = []
         rt = p.tile.rotations[p.rot // 90]
         for seg in p.tile.segments:
             if seg.kind != "road":
@@ -279,10 +292,10 @@ class Ferries(Expansion):
         return found
 
     @staticmethod
-    def _walk(game: Game, cell: tuple[int, int], entry: int, own: set[tuple[int, int]]) -> str | None:
+    def _walk(game: Game, cell: tuple[int, int], entry: int, own: set[tuple[int, int]]) -> tuple[int, int] | None:
         """Follow a road from ``cell`` (entered through its edge ``entry``); the first ferry's cell."""
         board = game.board
-        ferries = _state(game)["at"]
+        ferries = _state(game).at
         seen: set[tuple[int, int, int]] = set()
         while cell in board.cells and cell not in own and (cell[0], cell[1], entry) not in seen:
             seen.add((cell[0], cell[1], entry))
@@ -306,9 +319,9 @@ class Ferries(Expansion):
     def completed_roots(self, game: Game) -> list[int]:
         board = game.board
         state = _state(game)
-        before = {tuple(m) for m in state["before"]}
+        before = {tuple(m) for m in state.before}
         out = []
-        for n in state["touched"]:
+        for n in state.touched:
             root = board.find(n)
             if root in out or board.open[root] != 0:
                 continue
@@ -318,4 +331,4 @@ class Ferries(Expansion):
 
     def end_of_turn(self, game: Game, events: list[Event]) -> None:
         state = _state(game)
-        state["movable"], state["touched"], state["before"], state["fresh"] = [], [], [], []
+        state.movable, state.touched, state.before, state.fresh = [], [], [], []

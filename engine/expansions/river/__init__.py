@@ -1,10 +1,12 @@
 """The River and The River II (RULES.md, river page).
 
-State (``game.state["river"]``):
-- ``ends``: open river ends, "x,y" of the empty cell the river points at ->
-  {"branch": id, "dir": direction the water flows into that cell};
+State (``game.state["river"]``, a ``RiverState``):
+- ``ends``: open river ends, the empty cell the river points at -> its ``RiverEnd``
+  (the branch, and the direction the water flows into that cell);
 - ``turns``: per branch, the turns of its tiles so far ("L", "R" or "S"); an arm
-  of the fork starts with the turn it took leaving the fork.
+  of the fork starts with the turn it took leaving the fork;
+- ``next_branch``, and ``extra_turn`` (who placed the last river tile: they place no figure
+  on it and play a normal turn at once).
 
 A river tile must continue an open end; a curve may not turn the same way as
 the branch's previous tile (an immediate U-turn), nor as its previous two
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import functools
 import random
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from engine.catalog import TILE_TYPES
@@ -49,12 +52,24 @@ def is_river(tile_id: str) -> bool:
     return tile_id.startswith(_RIVER_PREFIXES) or tile_id in RIVER_SETS
 
 
-def _key(x: int, y: int) -> str:
-    return f"{x},{y}"
+@dataclass(frozen=True)
+class RiverEnd:
+    """An open end of the river: its branch, and the direction the water flows into the cell."""
+
+    branch: int
+    dir: int
 
 
-def _state(game: Game) -> dict:
-    return game.state["river"]
+@dataclass
+class RiverState:
+    ends: dict[tuple[int, int], RiverEnd]
+    turns: dict[int, list[str]]
+    next_branch: int
+    extra_turn: int | None = None
+
+
+def _state(game: Game) -> RiverState:
+    return game.state["river"]  # type: ignore[no-any-return]
 
 
 def river_tiles(sets: list[str]) -> tuple[list[str], str | None, str]:
@@ -418,20 +433,16 @@ def _exits(
     return exits
 
 
-def _ends(state: dict) -> tuple[End, ...]:
+def _ends(state: RiverState) -> tuple[End, ...]:
     """The open ends of a river state, as the search takes them."""
-    return tuple(
-        sorted(
-            (*map(int, k.split(",")), e["dir"], _history(state["turns"][str(e["branch"])]))
-            for k, e in state["ends"].items()
-        )
-    )
+    return tuple(sorted((*cell, e.dir, _history(state.turns[e.branch])) for cell, e in state.ends.items()))
 
 
 class River(Expansion):
     name = "river"
     sets = RIVER_SETS
     titles = {"river1": N_("The River"), "river2": N_("The River II")}
+    state_types = (RiverState, RiverEnd)
     setup_tiles = ("river1.spring", "river2.spring")
     event_types = ("tile_returned",)
 
@@ -482,28 +493,27 @@ class River(Expansion):
 
     def setup(self, game: Game, rng: random.Random, options: dict) -> None:
         # The spring at (0,0), rotation 0, sends the river east.
-        game.state["river"] = {"ends": {_key(1, 0): {"branch": 0, "dir": 1}}, "turns": {"0": []}, "next_branch": 1}
+        game.state["river"] = RiverState({(1, 0): RiverEnd(0, 1)}, {0: []}, 1)
 
     # ------------------------------------------------------------------ placing
-    def _plan(self, game: Game, tile: TileType, x: int, y: int, rot: int) -> tuple[str | None, dict | None]:
-        """(why not, or None; the state change) for a river tile placed there, by the
+    def _plan(self, game: Game, tile: TileType, x: int, y: int, rot: int) -> tuple[str | None, RiverState | None]:
+        """(why not, or None; the state after it) for a river tile placed there, by the
         rules of the tile itself (continuing an end, turns, joins, room ahead)."""
         state = _state(game)
-        end = state["ends"].get(_key(x, y))
+        end = state.ends.get((x, y))
         if end is None:
             return _("a river tile must continue the river: place it at an open end of the river"), None
-        flow = end["dir"]
+        flow = end.dir
         incoming = (flow + 2) % 4
         rivers = _looks(tile, rot).rivers
         through = next((dirs for dirs in rivers if incoming in dirs), None)
         if through is None:
             return _("the river on this tile does not meet the open end"), None
-        branch = str(end["branch"])
-        turns = state["turns"][branch]
-        ends = dict(state["ends"])
-        del ends[_key(x, y)]
-        new_turns = dict(state["turns"])
-        next_branch = state["next_branch"]
+        turns = state.turns[end.branch]
+        ends = dict(state.ends)
+        del ends[(x, y)]
+        new_turns = dict(state.turns)
+        next_branch = state.next_branch
         exits: list[tuple[int, int, list[str]]] = []  # (branch, direction, its turns)
         for dirs in rivers:
             if dirs is through:
@@ -514,7 +524,7 @@ class River(Expansion):
                 problem = _turn_problem(_history(turns), turn)
                 if problem:
                     return problem, None
-                exits.append((end["branch"], outs[0], turns + [turn]))
+                exits.append((end.branch, outs[0], turns + [turn]))
             else:  # the fork: each other arm starts a branch that has just turned its way
                 exits.append((next_branch, dirs[0], turns + [_turn(flow, dirs[0])]))
                 next_branch += 1
@@ -522,7 +532,7 @@ class River(Expansion):
             nx, ny = x + DX[d], y + DY[d]
             if (nx, ny) in game.board.cells:
                 return _("the river would run into the tile at {cell}").format(cell=cell(nx, ny)), None
-            if _key(nx, ny) in ends:
+            if (nx, ny) in ends:
                 return _("the two branches of the river may never be joined"), None
             # Look ahead: the next river tile needs somewhere to go from there.
             ahead = [(nx + DX[k], ny + DY[k]) for k in range(4) if k != (d + 2) % 4]
@@ -530,9 +540,9 @@ class River(Expansion):
                 return _("the river would point at {cell}, from where it could never continue").format(
                     cell=cell(nx, ny)
                 ), None
-            ends[_key(nx, ny)] = {"branch": b, "dir": d}
-            new_turns[str(b)] = branch_turns
-        return None, {"ends": ends, "turns": new_turns, "next_branch": next_branch}
+            ends[(nx, ny)] = RiverEnd(b, d)
+            new_turns[b] = branch_turns
+        return None, RiverState(ends, new_turns, next_branch)
 
     def _problem(
         self, game: Game, tile: TileType, x: int, y: int, rot: int, stack: list[str] | None = None
@@ -611,10 +621,12 @@ class River(Expansion):
         assert problem is None and change is not None, problem
         game.state["river"] = change
         if self.last_river_tile(game):
-            game.state["river"]["extra_turn"] = game.current
+            change.extra_turn = game.current
             self._completable.clear()
 
-    def _plan_after(self, game: Game, tile: TileType, x: int, y: int, rot: int) -> tuple[str | None, dict | None]:
+    def _plan_after(
+        self, game: Game, tile: TileType, x: int, y: int, rot: int
+    ) -> tuple[str | None, RiverState | None]:
         # The tile is on the board now: plan as if it were not (its own cells are free).
         cells = game.board.cells
         saved = {c: cells.pop(c) for c in [(x + dx, y + dy) for dx, dy in tile.rotations[rot // 90].offsets]}
@@ -638,8 +650,10 @@ class River(Expansion):
     # ------------------------------------------------------------------ the extra turn
     def figure_allowed(self, game: Game) -> bool:
         # Whoever places the last river tile places no figure on it...
-        return "extra_turn" not in game.state["river"]
+        return _state(game).extra_turn is None
 
     def next_player(self, game: Game) -> int | None:
         # ...and plays a normal turn at once.
-        return game.state["river"].pop("extra_turn", None)
+        state = _state(game)
+        player, state.extra_turn = state.extra_turn, None
+        return player

@@ -1,6 +1,6 @@
 """The Tollkeepers: tollhouses on villages collect from the roads that end there.
 
-State (``game.state["toll"]``): player index -> {"x", "y", "value"} of their
+State (``game.state["toll"]``, a ``TollState``): player index -> the ``House`` of their
 tollhouse once placed, and the tollhouses that collected for travellers this
 turn (they flip at the end of the turn, so every road of one turn uses the
 value the tollhouse had when the turn started).
@@ -8,6 +8,7 @@ value the tollhouse had when the turn started).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engine.expansions import Event, Expansion, FigureOption, Move
@@ -21,11 +22,29 @@ if TYPE_CHECKING:
 DECORATIONS = ("farmhouse", "stable", "garden", "highwayman")
 
 
-def _state(game: Game) -> dict:
+@dataclass
+class House:
+    """A player's tollhouse: the village it stands on, and its value (1 or 2)."""
+
+    x: int
+    y: int
+    value: int
+
+
+@dataclass
+class TollState:
+    """Each player's tollhouse once placed, and the tollhouses that collected for travellers this
+    turn (they flip at its end)."""
+
+    houses: dict[int, House] = field(default_factory=dict)
+    flip: list[int] = field(default_factory=list)
+
+
+def _state(game: Game) -> TollState:
     state = game.state.get("toll")
     if state is None:  # (not setdefault: that would build a new state at every call)
-        state = game.state["toll"] = {"houses": {}, "flip": []}
-    return state
+        state = game.state["toll"] = TollState()
+    return state  # type: ignore[no-any-return]
 
 
 def village_cells(game: Game) -> list[tuple[int, int]]:
@@ -68,17 +87,17 @@ class Tollhouse(FigureOption):
         return move["type"] == "toll"
 
     def moves(self, game: Game) -> list[Move]:
-        houses = _state(game)["houses"]
-        taken = {(h["x"], h["y"]) for h in houses.values()}
+        houses = _state(game).houses
+        taken = {(h.x, h.y) for h in houses.values()}
         return [{"type": "toll", "x": x, "y": y} for x, y in village_cells(game) if (x, y) not in taken]
 
     def label(self, game: Game, move: Move) -> str:
-        house = _state(game)["houses"].get(game.current)
+        house = _state(game).houses.get(game.current)
         where = cell(move["x"], move["y"])
         if house is None:
             return _("tollhouse on the village at {cell}").format(cell=where)
         return _("move your tollhouse (value {value}) to the village at {cell}").format(
-            value=house["value"], cell=where
+            value=house.value, cell=where
         )
 
     def check(self, game: Game, move: Move) -> None:
@@ -88,8 +107,8 @@ class Tollhouse(FigureOption):
         placed = game.board.cells.get((x, y))
         if placed is None or not game.board.placements[placed[0]].tile.village:
             raise IllegalMove(_("there is no village at {cell}").format(cell=cell(x, y)))
-        for owner, house in _state(game)["houses"].items():
-            if (house["x"], house["y"]) == (x, y):
+        for owner, house in _state(game).houses.items():
+            if (house.x, house.y) == (x, y):
                 if owner == game.current:
                     raise IllegalMove(
                         _("your tollhouse already stands on the village at {cell}").format(cell=cell(x, y))
@@ -101,11 +120,11 @@ class Tollhouse(FigureOption):
                 )
 
     def play(self, game: Game, move: Move, events: list[Event]) -> None:
-        houses = _state(game)["houses"]
+        houses = _state(game).houses
         house = houses.get(game.current)
         moved = house is not None
-        value = house["value"] if house else 1
-        houses[game.current] = {"x": move["x"], "y": move["y"], "value": value}
+        value = house.value if house else 1
+        houses[game.current] = House(move["x"], move["y"], value)
         events.append(
             {
                 "type": "toll",
@@ -121,6 +140,7 @@ class Tollhouse(FigureOption):
 class Tollkeepers(Expansion):
     name = "toll"
     sets = ("toll",)
+    state_types = (TollState, House)
     titles = {"toll": N_("The Tollkeepers")}
     event_types = ("toll",)
 
@@ -129,11 +149,9 @@ class Tollkeepers(Expansion):
 
     def board_figures(self, game: Game) -> list[BoardFigure]:
         """Each player's tollhouse on its village, with its value."""
-        houses = game.state.get("toll", {}).get("houses", {})
-        return [
-            BoardFigure("toll", ((h["x"], h["y"]),), int(player), (h["x"], h["y"], h["value"]))
-            for player, h in houses.items()
-        ]
+        state = game.state.get("toll")  # (read only: none placed yet, no state yet)
+        houses = state.houses if state is not None else {}
+        return [BoardFigure("toll", ((h.x, h.y),), player, (h.x, h.y, h.value)) for player, h in houses.items()]
 
     @staticmethod
     def describe(event: Event) -> str | None:
@@ -173,22 +191,22 @@ class Tollkeepers(Expansion):
         if game.board.kind[root] != "road":
             return
         state = _state(game)
-        for owner, house in sorted(state["houses"].items()):
-            if not any(game.board.find(n) == root for n in village_roads(game, (house["x"], house["y"]))):
+        for owner, house in sorted(state.houses.items()):
+            if not any(game.board.find(n) == root for n in village_roads(game, (house.x, house.y))):
                 continue
             decorations, travellers = road_sights(game, root)
-            value = house["value"]
+            value = house.value
             points = value * decorations + 3 * value * travellers
             game.scores[owner] += points
-            if travellers and owner not in state["flip"]:
-                state["flip"].append(owner)
+            if travellers and owner not in state.flip:
+                state.flip.append(owner)
             events.append(
                 {
                     "type": "toll",
                     "action": "collected",
                     "player": game.players[owner],
-                    "x": house["x"],
-                    "y": house["y"],
+                    "x": house.x,
+                    "y": house.y,
                     "value": value,
                     "points": points,
                 }
@@ -196,16 +214,16 @@ class Tollkeepers(Expansion):
 
     def end_of_turn(self, game: Game, events: list[Event]) -> None:
         state = _state(game)
-        for owner in state["flip"]:
-            house = state["houses"][owner]
-            house["value"] = 3 - house["value"]
-            events.append({"type": "toll", "action": "flipped", "player": game.players[owner], "value": house["value"]})
-        state["flip"] = []
+        for owner in state.flip:
+            house = state.houses[owner]
+            house.value = 3 - house.value
+            events.append({"type": "toll", "action": "flipped", "player": game.players[owner], "value": house.value})
+        state.flip = []
 
     def final_scoring(self, game: Game, events: list[Event]) -> None:
         board = game.board
-        for owner, house in sorted(_state(game)["houses"].items()):
-            roots = {board.find(n) for n in village_roads(game, (house["x"], house["y"]))}
+        for owner, house in sorted(_state(game).houses.items()):
+            roots = {board.find(n) for n in village_roads(game, (house.x, house.y))}
             points = 0
             for root in roots:
                 if board.open[root] > 0:
@@ -216,8 +234,8 @@ class Tollkeepers(Expansion):
                     "type": "toll",
                     "action": "final",
                     "player": game.players[owner],
-                    "x": house["x"],
-                    "y": house["y"],
+                    "x": house.x,
+                    "y": house.y,
                     "points": points,
                 }
             )

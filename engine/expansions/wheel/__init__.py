@@ -1,6 +1,6 @@
 """The Wheel of Fortune (RULES.md, wheel page).
 
-State (``game.state["wheel"]``): ``pig`` (index of the sector it stands on),
+State (``game.state["wheel"]``, a ``WheelState``): ``pig`` (index of the sector it stands on),
 ``crowns`` (sector -> players on its crown spaces, None for a free space) and,
 during a plague, ``plague`` (the players still to give up a follower, in order).
 
@@ -10,6 +10,7 @@ sector's crown spaces and only then is placed (or, fitting nowhere, removed).
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.expansions import Event, Expansion, FigureOption, Move, Step
@@ -23,8 +24,18 @@ if TYPE_CHECKING:
     from engine.tiles import TileType
 
 
-def _state(game: Game) -> dict[str, Any]:
-    return game.state["wheel"]
+@dataclass
+class WheelState:
+    """The pig's sector, the followers on each sector's crown spaces, and the players the plague
+    still asks (in turn order; empty when no plague is being played)."""
+
+    pig: int
+    crowns: dict[str, list[int | None]]
+    plague: list[int] = field(default_factory=list)
+
+
+def _state(game: Game) -> WheelState:
+    return game.state["wheel"]  # type: ignore[no-any-return]
 
 
 SECTOR_NAMES = {
@@ -74,10 +85,10 @@ class Plague(Step):
     move_types = ("remove",)
 
     def asks(self, game: Game) -> bool:
-        return bool(_state(game).get("plague"))
+        return bool(_state(game).plague)
 
     def actor(self, game: Game) -> int:
-        return int(_state(game)["plague"][0])
+        return _state(game).plague[0]
 
     def moves(self, game: Game) -> list[Move]:
         player = self.actor(game)
@@ -123,14 +134,13 @@ class Plague(Step):
     def play(self, game: Game, move: Move, events: list[Event]) -> bool:
         node = self._node(game, move)
         state = _state(game)
-        player = state["plague"][0]
+        player = state.plague[0]
         game.board.remove_follower(player, node)
         game.supply[player] += 1
         events.append({"type": "plague", "player": game.players[player], **game.describe_node(node)})
-        state["plague"].pop(0)
-        if state["plague"]:
+        state.plague.pop(0)
+        if state.plague:
             return False
-        del state["plague"]
         _score_crowns(game, "plague", events)
         return True
 
@@ -148,12 +158,12 @@ class CrownSpace(FigureOption):
     def moves(self, game: Game) -> list[Move]:
         if game.supply[game.current] == 0:
             return []
-        crowns = _state(game)["crowns"]
+        crowns = _state(game).crowns
         return [{"type": "meeple", "at": f"crown:{s}"} for s in SECTORS if None in crowns.get(s, [])]
 
     def label(self, game: Game, move: Move) -> str:
         sector = move["at"].split(":", 1)[1]
-        spaces = _state(game)["crowns"].get(sector, [])
+        spaces = _state(game).crowns.get(sector, [])
         free = sum(1 for p in spaces if p is None)
         return ngettext(
             "follower on the {sector} crown of the wheel ({n} free space)",
@@ -163,7 +173,7 @@ class CrownSpace(FigureOption):
 
     def check(self, game: Game, move: Move) -> None:
         sector = move["at"].split(":", 1)[1]
-        spaces = _state(game)["crowns"].get(sector)
+        spaces = _state(game).crowns.get(sector)
         if spaces is None:
             raise IllegalMove(_("the wheel has no crown space in {sector!r}").format(sector=sector[:20]))
         if game.supply[game.current] == 0:
@@ -173,14 +183,14 @@ class CrownSpace(FigureOption):
 
     def play(self, game: Game, move: Move, events: list[Event]) -> None:
         sector = move["at"].split(":", 1)[1]
-        spaces = _state(game)["crowns"][sector]
+        spaces = _state(game).crowns[sector]
         spaces[spaces.index(None)] = game.current
         game.supply[game.current] -= 1
         events.append({"type": "meeple_placed", "player": game.players[game.current], "at": move["at"]})
 
 
 def _score_crowns(game: Game, sector: str, events: list[Event]) -> None:
-    spaces = _state(game)["crowns"].get(sector)
+    spaces = _state(game).crowns.get(sector)
     if not spaces:
         return
     standing = [p for p in spaces if p is not None]
@@ -192,13 +202,14 @@ def _score_crowns(game: Game, sector: str, events: list[Event]) -> None:
         game.scores[player] += each
         game.supply[player] += 1
         points[game.players[player]] = points.get(game.players[player], 0) + each
-    _state(game)["crowns"][sector] = [None] * len(spaces)
+    _state(game).crowns[sector] = [None] * len(spaces)
     events.append({"type": "scored", "feature": "crown", "sector": sector, "points": points, "final": False})
 
 
 class Wheel(Expansion):
     name = "wheel"
     sets = ("wheel",)
+    state_types = (WheelState,)
     titles = {"wheel": N_("The Wheel of Fortune")}
     land_tiles = True
     setup_tiles = (START,)
@@ -255,7 +266,7 @@ class Wheel(Expansion):
         return tiles
 
     def setup(self, game: Game, rng: Any, options: dict[str, Any]) -> None:
-        game.state["wheel"] = {"pig": 0, "crowns": {s: [None] * n for s, n in CROWN_SPACES.items() if n}}
+        game.state["wheel"] = WheelState(0, {s: [None] * n for s, n in CROWN_SPACES.items() if n})
 
     def board_figures(self, game: Game) -> list[BoardFigure]:
         """The pig on its sector, and the followers on each sector's crown spaces (drawn over the
@@ -263,8 +274,8 @@ class Wheel(Expansion):
         start = next(p for p in game.board.placements if p.tile.id == START)
         footprint = tuple(start.cells)
         state = _state(game)
-        out = [BoardFigure("pig", footprint, None, (start.x, start.y, state["pig"]))]
-        for name, spaces in state["crowns"].items():
+        out = [BoardFigure("pig", footprint, None, (start.x, start.y, state.pig))]
+        for name, spaces in state.crowns.items():
             out.append(BoardFigure("crowns", footprint, None, (start.x, start.y, SECTORS.index(name), tuple(spaces))))
         return out
 
@@ -273,15 +284,14 @@ class Wheel(Expansion):
         if not tile.wheel_icon:
             return
         state = _state(game)
-        state["pig"] = (state["pig"] + tile.wheel_icon) % len(SECTORS)
-        sector = SECTORS[state["pig"]]
+        state.pig = (state.pig + tile.wheel_icon) % len(SECTORS)
+        sector = SECTORS[state.pig]
         events.append({"type": "wheel", "sector": sector, "steps": tile.wheel_icon, "player": game.player_name})
         if sector == "plague":
             order = [(game.current + k) % len(game.players) for k in range(len(game.players))]
-            state["plague"] = [p for p in order if land_followers(game, p)]
-            if state["plague"]:
+            state.plague = [p for p in order if land_followers(game, p)]
+            if state.plague:
                 return  # the plague step asks each of them; the crowns score after it
-            del state["plague"]
         else:
             self._event(game, sector, events)
         _score_crowns(game, sector, events)
