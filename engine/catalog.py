@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterator, Mapping
 
+from engine.expansions.sets import BUILT_IN
 from engine.tiledata import base
 from engine.tiles import TileType, parse_tile
 
@@ -39,12 +40,7 @@ def _expansion_rows(package: str, *names: str) -> Callable[[], list[tuple]]:
 # expansion's in its own package.
 _ROWS: dict[str, Callable[[], list[tuple]]] = {
     "base": lambda: base.TILES,
-    "river1": _expansion_rows("river", "RIVER1"),
-    "river2": _expansion_rows("river", "RIVER2"),
-    "ferries": _expansion_rows("ferries", "TILES"),
-    "castles": _expansion_rows("castles", "TILES"),
-    "wheel": _expansion_rows("wheel", "START_TILES", "PLAIN_TILES", "ICON_TILES"),
-    "toll": _expansion_rows("toll", "TILES"),
+    **{name: _expansion_rows(package, *rows) for name, (package, _class, rows) in BUILT_IN.items()},
 }
 _IDS: dict[str, list[str]] = {}  # set -> its tile ids in catalog order, read on first use
 _BY_ID: dict[str, TileType] = {}  # the tile types parsed so far

@@ -133,8 +133,8 @@ class TileType:
         terrain: list[tuple[int, ...]],
         segments: list[Segment],
         village: bool = False,
-        lake: bool = False,
-        wheel_icon: int = 0,
+        marks: frozenset[str] = frozenset(),
+        number: int = 0,
         loose_decorations: tuple[str, ...] = (),
     ) -> None:
         self.id = id
@@ -142,9 +142,11 @@ class TileType:
         self.cells = cells
         self.terrain = terrain
         self.segments = segments
-        self.village = village
-        self.lake = lake  # a Ferries lake: its road stubs end at jetties
-        self.wheel_icon = wheel_icon
+        self.village = village  # the base game's crossroads village: the roads end there
+        # Words of the notation the core does not read: each is an expansion's (``Expansion.tile_marks``),
+        # e.g. "lake" for the Ferries (its road stubs end at jetties).
+        self.marks = marks
+        self.number = number  # a number printed on the tile, for the expansion that reads it (the wheel's icons)
         self.loose_decorations = loose_decorations  # decorations beside no road
         self.rotations: list[RotatedTile] = []
         self.distinct_rots: tuple[int, ...] = (0, 90, 180, 270)
@@ -206,6 +208,7 @@ def _fit_tables(edges: tuple[int, int, int, int], distinct_rots: tuple[int, ...]
 
 
 _PORT = re.compile(r"^(\d*)([A-Z]+)$")
+_MARK = re.compile(r"^[a-z_]+$")
 _FEATURE = re.compile(r"^(road|city|field|river)\{([^}]*)\}(.*)$")
 
 
@@ -222,7 +225,7 @@ def parse_tile(
     edges: str | list[str],
     features: str,
     cells: list[tuple[int, int]] | None = None,
-    wheel_icon: int = 0,
+    number: int = 0,
 ) -> TileType:
     """Build a tile type from the TILES.md notation.
 
@@ -237,7 +240,8 @@ def parse_tile(
     terrain = [tuple(TERRAIN_CODE[c] for c in row) for row in edge_rows]
     segments: list[Segment] = []
     pending_cities: list[tuple[int, list[tuple[int, int]]]] = []  # field index, city ports
-    village = lake = False
+    village = False
+    marks: set[str] = set()
     loose: list[str] = []
     decorations: list[tuple[str, frozenset[tuple[int, int]]]] = []
     for raw in features.split(";"):
@@ -251,8 +255,8 @@ def parse_tile(
         if part == "village":
             village = True
             continue
-        if part == "lake":
-            lake = True
+        if _MARK.match(part):  # a bare word: an expansion's mark ("lake")
+            marks.add(part)
             continue
         if part.startswith("deco "):
             _, name, where = part.split(None, 2)
@@ -307,7 +311,7 @@ def parse_tile(
             raise ValueError(f"{tile_id}: no road {sorted(beside)} for decoration {name}")
         s = segments[hits[0]]
         segments[hits[0]] = Segment(s.kind, s.edges, s.halves, s.cells, s.pennants, s.cities, s.decorations + (name,))
-    tile = TileType(tile_id, count, list(cells), terrain, segments, village, lake, wheel_icon, tuple(loose))
+    tile = TileType(tile_id, count, list(cells), terrain, segments, village, frozenset(marks), number, tuple(loose))
     tile.seg_kinds = [seg.kind for seg in segments]
     tile.seg_open = [len(seg.edges) for seg in segments]
     tile.seg_pennants = [seg.pennants for seg in segments]

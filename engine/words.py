@@ -188,9 +188,10 @@ def tile_name(tile_id: str, article: bool = False) -> str:
     if extras:
         listed = names([_extra(e, jetties) for e in extras])
         text = _("{tile} with {extras}").format(tile=text, extras=listed)
-    if tile.wheel_icon:
-        text = _("{tile} (wheel icon {n})").format(tile=text, n=tile.wheel_icon)
-    return text
+    from engine.expansions.registry import expansion_for  # (late: the registry reads the catalog)
+
+    owner = expansion_for(tile.id.split(".", 1)[0])
+    return owner.name_tile(tile, text) if owner is not None else text
 
 
 def _extra(key: str, jetties: int) -> str:
@@ -241,7 +242,7 @@ def _parts(tile: TileType) -> tuple[str, list[str], int]:
             main = river
     roads = count.get(2, 0)
     road = ""
-    if tile.lake:
+    if "lake" in tile.marks:  # a Ferries lake (its mark): the road stubs end at its jetties
         road = "lake"
     elif roads:
         road_segments = [s for s in tile.segments if s.kind == "road"]

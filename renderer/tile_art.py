@@ -251,7 +251,7 @@ def _draw_tile(tile: TileType, s: int) -> Image.Image:
     if extra in ("lake", "volcano"):
         r = s * 0.3
         draw.ellipse([s / 2 - r, s / 2 - r, s / 2 + r, s / 2 + r], fill=pal.LAKE)
-    if tile.lake:
+    if "lake" in tile.marks:
         r = s * 0.27
         draw.ellipse([s / 2 - r, s / 2 - r, s / 2 + r, s / 2 + r], fill=pal.LAKE)
         for seg in tile.segments:
@@ -623,11 +623,11 @@ def _draw_upright(draw: ImageDraw.ImageDraw, tile: TileType, rot: int, s: int, w
         vx, vy = at(s / 2, s / 2)
         for hx, hy, size in ((-0.09, 0.02, 0.075), (0.09, 0.02, 0.075), (0.0, -0.02, 0.095)):
             _house(draw, vx + hx * s, vy + hy * s, s * size, pal.VILLAGE)
-    if tile.wheel_icon:
+    if tile.number:
         r = s * 0.15
         x, y = wheel_icon_centre(tile, rot, s)
         draw.ellipse([x - r, y - r, x + r, y + r], fill=pal.PARCHMENT, outline=pal.WALL, width=max(1, s // 40))
-        draw.text((x, y), str(tile.wheel_icon), fill=pal.MARGIN_TEXT, font=font(int(r * 1.6)), anchor="mm")
+        draw.text((x, y), str(tile.number), fill=pal.MARGIN_TEXT, font=font(int(r * 1.6)), anchor="mm")
 
 
 def wheel_icon_centre(tile: TileType, rot: int, s: int) -> Point:

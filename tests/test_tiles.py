@@ -20,8 +20,8 @@ def test_set_sizes_match_the_catalog():
     wheel = SET_TILES["wheel"]
     assert [t.id for t in wheel if len(t.cells) == 16] == ["wheel.start"]
     assert sum(t.count for t in wheel if t.id != "wheel.start") == 72
-    assert sum(t.count for t in wheel if t.wheel_icon) == 19
-    icons = Counter(t.wheel_icon for t in wheel if t.wheel_icon for _ in range(t.count))
+    assert sum(t.count for t in wheel if t.number) == 19
+    icons = Counter(t.number for t in wheel if t.number for _ in range(t.count))
     assert icons == {1: 7, 2: 7, 3: 5}
 
 
@@ -102,3 +102,16 @@ def test_villages_are_where_the_catalog_says():
     }  # fmt: skip
     expected |= {t for t in TILE_TYPES if t.split(".")[0] in ("base", "wheel") and t.split(".")[1][0] in "LWX"}
     assert with_village == expected
+
+
+def test_each_mark_of_the_notation_is_read_by_the_expansion_of_its_set():
+    """A bare word of a tile's notation is a mark that one expansion reads (the Ferries' "lake"):
+    a typo would be a mark nobody reads."""
+    from engine.catalog import tile_set
+    from engine.expansions.registry import expansion_for
+
+    marked = {t.id: t.marks for t in TILE_TYPES.values() if t.marks}
+    assert marked and all(marks == frozenset({"lake"}) for marks in marked.values())
+    for tile_id, marks in marked.items():
+        owner = expansion_for(tile_set(tile_id))
+        assert owner is not None and marks <= set(owner.tile_marks), tile_id

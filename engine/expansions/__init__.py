@@ -73,6 +73,8 @@ class Expansion:
     #: its own kinds of "scored" features -> what they are called in a scoring line (a message to
     #: translate, e.g. N_("the crown spaces of the wheel"))
     scored_features: dict[str, str] = {}
+    #: the marks of the tile notation it reads (bare words such as "lake", kept in ``TileType.marks``)
+    tile_marks: tuple[str, ...] = ()
     #: the classes of its state in ``game.state[name]`` (dataclasses of plain values: a snapshot
     #: may hold them; ``copy.deepcopy`` copies them for look-ahead)
     state_types: tuple[type, ...] = ()
@@ -89,6 +91,12 @@ class Expansion:
     def conflict(cls, sets: list[str]) -> str | None:
         """Why these sets cannot be played together, or None."""
         return None
+
+    @staticmethod
+    def name_tile(tile: TileType, name: str) -> str:
+        """How a tile of its sets is named for players, given the name the core makes of its
+        geometry (the wheel adds its icon's number)."""
+        return name
 
     @classmethod
     def game_options(

@@ -1,4 +1,4 @@
-"""Which expansion module serves which set: the one place that names them all."""
+"""Which expansion serves which set: the built-in ones (``sets.BUILT_IN``) and the registered ones."""
 
 from __future__ import annotations
 
@@ -7,18 +7,12 @@ import importlib
 
 from engine.catalog import add_set, remove_set
 from engine.expansions import Expansion, LobbyOption
+from engine.expansions.sets import BUILT_IN
 from engine.language import N_
 
-# The built-in expansions by set: (module in engine.expansions, class). A module is
-# imported the first time a game uses one of its sets (a base game loads none).
-_BUILT_IN: dict[str, tuple[str, str]] = {
-    "river1": ("river", "River"),
-    "river2": ("river", "River"),
-    "castles": ("castles", "Castles"),
-    "ferries": ("ferries", "Ferries"),
-    "wheel": ("wheel", "Wheel"),
-    "toll": ("toll", "Tollkeepers"),
-}
+# The built-in expansions by set (engine/expansions/sets.py): (package in engine.expansions,
+# class). A package is imported the first time a game uses one of its sets (a base game loads none).
+_BUILT_IN: dict[str, tuple[str, str]] = {name: (package, cls) for name, (package, cls, _rows) in BUILT_IN.items()}
 #: the expansions loaded so far (or registered), by set
 EXPANSIONS: dict[str, type[Expansion]] = {}
 

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from engine.expansions import Event, Expansion, Move, Step
 from engine.language import N_, _
 from engine.moves import BoardFigure, IllegalMove
-from engine.tiles import DIRS, DX, DY
+from engine.tiles import DIRS, DX, DY, TileType
 from engine.words import DIRECTION_WORDS, cell, direction, names
 
 if TYPE_CHECKING:
@@ -45,6 +45,11 @@ class FerriesState:
     touched: list[int] = field(default_factory=list)
     before: list[list[int]] = field(default_factory=list)
     fresh: list[list[int]] = field(default_factory=list)
+
+
+def is_lake(tile: TileType) -> bool:
+    """A Ferries lake tile (its notation's "lake" mark): its road stubs end at jetties."""
+    return "lake" in tile.marks
 
 
 def _state(game: Game) -> FerriesState:
@@ -86,7 +91,7 @@ def _check_ferry(game: Game, move: Move) -> tuple[int, int, tuple[int, int]]:
     pair = parse_join(move.get("join"))
     if pair is None:
         raise IllegalMove(_('"join" names two jetties, such as "E-W"'))
-    if (x, y) not in game.board.cells or not game.board.placements[game.board.cells[(x, y)][0]].tile.lake:
+    if (x, y) not in game.board.cells or not is_lake(game.board.placements[game.board.cells[(x, y)][0]].tile):
         raise IllegalMove(_("there is no lake at {cell}").format(cell=cell(x, y)))
     if not set(pair) <= set(stubs(game, (x, y))):
         raise IllegalMove(
@@ -103,7 +108,7 @@ class PlaceFerry(Step):
     move_types = ("ferry",)
 
     def asks(self, game: Game) -> bool:
-        return game.placement is not None and game.board.placements[game.placement].tile.lake
+        return game.placement is not None and is_lake(game.board.placements[game.placement].tile)
 
     def moves(self, game: Game) -> list[Move]:
         p = game.board.placements[game.placement]  # type: ignore[index]
@@ -240,6 +245,7 @@ def first_ferries(game: Game) -> list[tuple[int, int]]:
 class Ferries(Expansion):
     name = "ferries"
     sets = ("ferries",)
+    tile_marks = ("lake",)
     state_types = (FerriesState,)
     titles = {"ferries": N_("The Ferries")}
     event_types = ("ferry",)
@@ -304,7 +310,7 @@ class Ferries(Expansion):
             p = board.placements[pidx]
             q = p.rot // 90
             seg = p.tile.segments[node - p.first_node]
-            if p.tile.lake:
+            if is_lake(p.tile):
                 return _key(*cell) if _key(*cell) in ferries and node in board.ferry_link else None
             exits = [((d + q) % 4, ci) for ci, d in seg.edges if not (ci == info[2] and (d + q) % 4 == entry)]
             if not exits:

@@ -210,6 +210,12 @@ class Wheel(Expansion):
     name = "wheel"
     sets = ("wheel",)
     state_types = (WheelState,)
+
+    @staticmethod
+    def name_tile(tile: TileType, name: str) -> str:
+        if not tile.number:
+            return name
+        return _("{tile} (wheel icon {n})").format(tile=name, n=tile.number)
     titles = {"wheel": N_("The Wheel of Fortune")}
     land_tiles = True
     setup_tiles = (START,)
@@ -262,7 +268,7 @@ class Wheel(Expansion):
 
     def set_tiles(self, game: Game, set_name: str, tiles: list[TileType]) -> list[TileType]:
         if set_name == "wheel" and "base" in game.sets:
-            return [t for t in tiles if t.wheel_icon]  # with the base game: only the icon tiles
+            return [t for t in tiles if t.number]  # with the base game: only the icon tiles
         return tiles
 
     def setup(self, game: Game, rng: Any, options: dict[str, Any]) -> None:
@@ -281,12 +287,12 @@ class Wheel(Expansion):
 
     # ------------------------------------------------------------------ the pig
     def on_draw(self, game: Game, tile: TileType, events: list[Event]) -> None:
-        if not tile.wheel_icon:
+        if not tile.number:
             return
         state = _state(game)
-        state.pig = (state.pig + tile.wheel_icon) % len(SECTORS)
+        state.pig = (state.pig + tile.number) % len(SECTORS)
         sector = SECTORS[state.pig]
-        events.append({"type": "wheel", "sector": sector, "steps": tile.wheel_icon, "player": game.player_name})
+        events.append({"type": "wheel", "sector": sector, "steps": tile.number, "player": game.player_name})
         if sector == "plague":
             order = [(game.current + k) % len(game.players) for k in range(len(game.players))]
             state.plague = [p for p in order if land_followers(game, p)]
