@@ -180,7 +180,9 @@ def _lobby_embed(row: GameRow) -> discord.Embed:
         if pick is not None and value == pick.when:  # what each player picked so far
             chosen = opts.get(pick.key, {})
             picks = [
-                f"{safe(s.name, 40)}: {', '.join(pick.label(v) for v in chosen.get(s.user_id, [])) or '—'}"
+                _("{player}: {choices}").format(
+                    player=safe(s.name, 40), choices=", ".join(pick.label(v) for v in chosen.get(s.user_id, [])) or "—"
+                )
                 for s in row.seats
                 if not s.is_ai
             ]
