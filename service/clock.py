@@ -40,6 +40,9 @@ LEASE_TTL = timedelta(seconds=20)  # a clock whose holder has not ticked for thi
 # Who plays a timed-out turn under the "computer" policy: a normal-level computer (engine.ai.seat_player).
 STAND_IN = "ai:normal:stand-in"
 CLAIM_TTL = timedelta(seconds=20)  # a due game claimed by a process that stopped ticking is free after this
+# When the player to move is reminded, as shares of the time they had when the turn began: with a
+# quarter left, and again with a sixteenth left (a 5-day bank: after 3 d 18 h, then 7 h 30 min before).
+REMINDERS = (3 / 4, 15 / 16)
 
 
 class Clock(ServiceCore):
@@ -161,8 +164,9 @@ class Clock(ServiceCore):
                     return None  # the player moved just in time (in another instance)
                 return Notice("timeout", game_id, row.guild_id, actor_id, actor, lines,
                               await self.turn(system, game_id))  # fmt: skip
-            due = now >= row.turn_started_at + timedelta(seconds=limit * 3 / 4)
-            if not row.reminded and due and await self.store.mark_reminded(game_id, row.version):
+            # The reminders this turn has reached (after a downtime, only the latest goes out).
+            stage = sum(1 for f in REMINDERS if now >= row.turn_started_at + timedelta(seconds=limit * f))
+            if stage > row.reminded and await self.store.mark_reminded(game_id, row.version, stage):
                 with in_language(game_language(row)):
                     if row.clocks is not None:
                         said = _("{player}, your time bank in game #{id} runs out in {duration}.")
@@ -241,4 +245,7 @@ def _due(clock: tuple[int, str | None, str, int, str | None], now: datetime) -> 
         return False
     if started.tzinfo is None:
         return True
-    return now >= started + timedelta(seconds=limit * (1 if reminded else 3 / 4))
+    if not validate.is_int(reminded):
+        return True
+    fraction = REMINDERS[reminded] if 0 <= reminded < len(REMINDERS) else 1
+    return now >= started + timedelta(seconds=limit * fraction)

@@ -595,13 +595,14 @@ class Store:
 
         return await self._write(body) if names else []
 
-    async def mark_reminded(self, game_id: int, version: int) -> bool:
-        """Note that this turn's reminder went out; False if the turn moved on meanwhile."""
+    async def mark_reminded(self, game_id: int, version: int, stage: int = 1) -> bool:
+        """Note that this turn's reminder ``stage`` (1, 2...) went out; False if the turn moved on
+        meanwhile or that reminder went out already (another process sent it)."""
 
         async def body(tx: Tx) -> bool:
             changed = await tx.execute(
-                "UPDATE games SET reminded = 1, revision = revision + 1 WHERE id = ? AND version = ? AND reminded = 0",
-                (game_id, version),
+                "UPDATE games SET reminded = ?, revision = revision + 1 WHERE id = ? AND version = ? AND reminded < ?",
+                (stage, game_id, version, stage),
             )
             return changed == 1
 

@@ -236,3 +236,23 @@ def test_whatever_happens_each_turn_is_charged_once_from_its_start(actions):
                 await db.close()
 
     asyncio.run(run())
+
+
+async def test_a_long_bank_is_reminded_with_a_quarter_left_then_with_a_sixteenth_left_once_each(env):
+    service, clock, _db = env
+    gid, view = await two_humans(service, time_control="4d+12h cap 5d")
+    clock.now += timedelta(days=2, hours=23)  # 71 of 96 hours: not yet
+    assert [n for n in await service.tick() if n.game_id == gid] == []
+    clock.now += timedelta(hours=2)  # 73 h: a quarter left
+    notices = [n for n in await service.tick() if n.game_id == gid]
+    assert [n.kind for n in notices] == ["reminder"] and "23 hours" in notices[0].lines[0]
+    assert await service.tick() == []
+    clock.now += timedelta(hours=17)  # 90 h: a sixteenth (6 h) left
+    notices = [n for n in await service.tick() if n.game_id == gid]
+    assert [n.kind for n in notices] == ["reminder"] and "6 hours" in notices[0].lines[0]
+    assert await service.tick() == []  # each once
+    # After a downtime past both, the turn gets one reminder, not two.
+    other, _view = await two_humans(service, time_control="4d+12h cap 5d", seed=9)
+    clock.now += timedelta(hours=95)
+    assert [n.kind for n in await service.tick() if n.game_id == other] == ["reminder"]
+    assert [n.kind for n in await service.tick() if n.game_id == other] == []
