@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.catalog import TILE_TYPES
+from engine.expansions.registry import expansion_classes
 from engine.game import BadSetup, Game, IllegalMove
 
 Record = dict[str, Any]
@@ -117,15 +118,11 @@ def new_game(record: Record, begin: bool = True) -> Game:
     pool = record.get("pool")
     if record.get("hidden") is not None:
         pool = [*(pool or []), *_stand_ins(record)]
+    sets = record.get("sets", ["base"])
+    # Each expansion's own setup fields (RECORD.md: the castles dealt), by what the expansion declares.
+    extra = {key: record[key] for cls in expansion_classes(sets) for key in cls.options if key in record}
     try:
-        return Game(
-            record["players"],
-            record.get("sets", ["base"]),
-            record.get("seed", 0),
-            pool=pool,
-            castles=record.get("castles"),
-            begin=begin,
-        )
+        return Game(record["players"], sets, record.get("seed", 0), pool=pool, begin=begin, **extra)
     except BadSetup as exc:
         raise BadRecord(str(exc)) from None
     except (TypeError, ValueError, KeyError, IndexError) as exc:  # a setup the engine cannot even check
