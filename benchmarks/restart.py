@@ -142,6 +142,21 @@ def _without_snapshot(load):  # type: ignore[no-untyped-def]
     return wrapped
 
 
+SQLITE_FILES = ("", "-wal", "-shm")  # a database and its write-ahead log
+
+
+def copy_sqlite(source: Path, target: Path) -> None:
+    """Copy an SQLite database with its write-ahead log."""
+    for suffix in SQLITE_FILES:
+        if Path(str(source) + suffix).exists():
+            shutil.copy(str(source) + suffix, str(target) + suffix)
+
+
+def remove_sqlite(path: Path) -> None:
+    for suffix in SQLITE_FILES:
+        Path(str(path) + suffix).unlink(missing_ok=True)
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=2000)
@@ -161,14 +176,11 @@ async def main() -> None:
         for r in range(args.rounds):
             for name, (kind, from_log) in cases.items():
                 copy = Path(folder) / f"round{r}.db"
-                for suffix in ("", "-wal", "-shm"):
-                    if Path(str(master) + suffix).exists():
-                        shutil.copy(str(master) + suffix, str(copy) + suffix)
+                copy_sqlite(master, copy)
                 elapsed, count = await restart(copy, kind, from_log)
                 times[name].append(elapsed)
                 notices[name] = count
-                for suffix in ("", "-wal", "-shm"):
-                    Path(str(copy) + suffix).unlink(missing_ok=True)
+                remove_sqlite(copy)
     rows = []
     for name, samples in times.items():
         figure = f"{statistics.median(samples):.3f} s ({min(samples):.3f}-{max(samples):.3f})"

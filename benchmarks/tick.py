@@ -14,14 +14,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import shutil
 import sqlite3
 import statistics
 import tempfile
 import time
 from pathlib import Path
 
-from benchmarks.restart import NOW, multiply, templates
+from benchmarks.restart import NOW, copy_sqlite, multiply, remove_sqlite, templates
 from benchmarks.table import print_grid
 from service import GameService
 from storage import Store, open_database
@@ -59,12 +58,6 @@ async def ticks(path: Path) -> tuple[float, float, int]:
     return first, steady, len(notices)
 
 
-def _copy(source: Path, target: Path) -> None:
-    for suffix in ("", "-wal", "-shm"):
-        if Path(str(source) + suffix).exists():
-            shutil.copy(str(source) + suffix, str(target) + suffix)
-
-
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=2000)
@@ -75,7 +68,7 @@ async def main() -> None:
         await templates(per_turn)
         multiply(per_turn, args.games)
         banks = Path(folder) / "banks.db"
-        _copy(per_turn, banks)
+        copy_sqlite(per_turn, banks)
         as_banks(banks)
         cases = {"per-turn (a day a turn)": per_turn, f"time banks ({BANK})": banks}
         first: dict[str, list[float]] = {name: [] for name in cases}
@@ -84,13 +77,12 @@ async def main() -> None:
         for r in range(args.rounds):
             for name, master in cases.items():
                 copy = Path(folder) / f"round{r}.db"
-                _copy(master, copy)
+                copy_sqlite(master, copy)
                 a, b, count = await ticks(copy)
                 first[name].append(a)
                 steady[name].append(b)
                 notices[name] = count
-                for suffix in ("", "-wal", "-shm"):
-                    Path(str(copy) + suffix).unlink(missing_ok=True)
+                remove_sqlite(copy)
 
     def figure(samples: list[float]) -> str:
         return f"{statistics.median(samples):.3f} s ({min(samples):.3f}-{max(samples):.3f})"

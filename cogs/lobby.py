@@ -224,10 +224,9 @@ class CastlesSelect(PickSelect, template=r"carc:castles:(?P<game>\d{1,18})"):
 
 def _seat_pick(option: str) -> SeatPick:
     """The ``SeatPick`` of an expansion's lobby option (any expansion's, by the option's name)."""
-    for name in SET_TILES:
-        for _cls, spec in lobby_options([name]):
-            if spec.name == option and spec.pick is not None:
-                return spec.pick
+    for _cls, spec in lobby_options(list(SET_TILES)):
+        if spec.name == option and spec.pick is not None:
+            return spec.pick
     raise ServiceError(_("nothing is chosen that way in this lobby"))
 
 

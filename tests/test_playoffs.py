@@ -13,20 +13,11 @@ from hypothesis import strategies as st
 from service import ServiceError
 from service.leagues import CompetitionRules, PlayoffRules
 from service.leagues.playoffs import PENDING, build_bracket, resolve, seed_order, stage_name
-from tests.helpers import anyone, as_, league_services
+from tests import test_leagues_competitions as competitions
+from tests.helpers import anyone, as_
 from tests.test_leagues_competitions import BOSS, members, play_turns
 
-
-@pytest.fixture
-async def env(db_url):
-    async with league_services(db_url) as (db, clock, games, leagues):
-        notices = []
-
-        async def heard(notice):
-            notices.append(notice)
-
-        leagues.notice_listeners.append(heard)
-        yield games, leagues, clock, notices, db
+env = competitions.env  # the league services over each backend, with the notices they emitted
 
 
 # ---------------------------------------------------------------------- the bracket

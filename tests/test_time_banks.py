@@ -4,7 +4,6 @@ timeout policy, vacations, restarts and two services ticking the same game."""
 
 import asyncio
 import contextlib
-import itertools
 import tempfile
 from datetime import timedelta
 from pathlib import Path
@@ -16,6 +15,7 @@ from hypothesis import strategies as st
 from service import AlreadyPlayed, GameService, LobbyOptions, ServiceError
 from service.timecontrol import PER_TURN, PRESETS, BadTimeControl, TimeControl, canonical, parse, short_duration
 from storage import Store, open_database
+from tests import test_service
 from tests.helpers import SYSTEM, Clock, as_
 from tests.test_service import play_turn, two_humans
 
@@ -69,12 +69,7 @@ def test_the_increment_applies_once_per_turn(control, left, spent):
 
 
 # ---------------------------------------------------------------------- through the service
-@pytest.fixture
-async def env(db_url):
-    db = await open_database(db_url)
-    clock = Clock()
-    yield GameService(Store(db), clock, new_seed=itertools.count(1).__next__), clock, db
-    await db.close()
+env = test_service.env  # the game service over each backend, with its settable clock
 
 
 async def test_a_bank_is_charged_from_the_turn_post_with_the_increment_once(env):
