@@ -23,7 +23,7 @@ from pathlib import Path
 
 from benchmarks.table import print_grid
 from renderer.board import label_cells
-from renderer.jobs import turn_png
+from renderer.jobs import turn_pngs
 from service import GameService, LobbyOptions, PlayResult
 from service.workers import Workers
 from storage import Store, open_database
@@ -64,9 +64,9 @@ async def play_game(
         record = await service.export(await any_of(service, game_id), game_id)
         legal = {f"{x},{y}": label for (x, y), label in label_cells(list(view.placements)).items()}
         if pictures is None:
-            turn_png(record, legal or None)  # on the loop
+            turn_pngs(record, legal or None)  # on the loop
         else:
-            await pictures.run(turn_png, record, legal or None)
+            await pictures.run(turn_pngs, record, legal or None)
         latencies.append((time.perf_counter() - start) * 1000)
         done += 1
         await asyncio.sleep(rng.uniform(0.5, 1.5) * pace)
@@ -109,7 +109,7 @@ async def run(games: int, turns: int, pictures: Workers | None, folder: Path, pa
 
 async def main_async(games_list: list[int], turns: int, rounds: int, pace: float) -> None:
     pool = Workers(2)
-    await pool.run(turn_png, {"players": ["A", "B"], "sets": ["base"], "seed": 1, "moves": []}, None)  # warm up
+    await pool.run(turn_pngs, {"players": ["A", "B"], "sets": ["base"], "seed": 1, "moves": []}, None)  # warm up
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for games in games_list:

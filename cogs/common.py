@@ -151,6 +151,19 @@ async def picture(
         return None
 
 
+async def pictures(
+    service: GameService, job: Any, game_id: int, *args: Any, who: Caller, language: str | None = None
+) -> list[bytes]:
+    """The pictures of a job that makes several (the turn's pieces), or none: like ``picture``."""
+    if service.workers is None:
+        return []
+    try:
+        return [bytes(png) for png in await service.picture(who, job, game_id, *args, language=language)]
+    except Exception:
+        log.exception("pictures for game %s", game_id)
+        return []
+
+
 class PhaseCog(commands.Cog):
     """A cog of one game phase. Its commands sit in the one ``/carc`` group (Discord shows one);
     its errors are answered once, here: a ServiceError privately, anything else logged."""

@@ -19,12 +19,12 @@ from typing import Any
 import discord
 
 from cogs import present
-from cogs.common import Localised, caller_of, guarded, picture, say, service_of, table_of
+from cogs.common import Localised, caller_of, guarded, picture, pictures, say, service_of, table_of
 from engine.language import _, sentence
 from engine.moves import Question
 from engine.words import tile_name
 from renderer.board import label_cells
-from renderer.jobs import preview_png, turn_png
+from renderer.jobs import preview_png, turn_pngs
 from service import AlreadyPlayed, Ask, PlayResult, ServiceError, TurnView
 
 PAGE = 25  # Discord's limit of options in one select
@@ -270,9 +270,8 @@ async def _placement_panel(
     text: list[str] = []
     if question.kind == "tile":
         legal = {f"{x},{y}": label for (x, y), label in labels.items()}
-        png = await picture(service_of(interaction), turn_png, state.game_id, legal, who=caller_of(interaction))
-        if png:
-            files.append(present.png_file(png, "board.png"))
+        pngs = await pictures(service_of(interaction), turn_pngs, state.game_id, legal, who=caller_of(interaction))
+        files += present.turn_files(pngs)
         text.append(_("Pick where the tile goes (the letters are on the picture), and how it is turned."))
     if len(placing) <= PAGE:
         options = [discord.SelectOption(label=_placement_label(moves[i], labels), value=f"o{i}") for i in placing]

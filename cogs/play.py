@@ -153,13 +153,15 @@ class Play(PhaseCog):
             region = (x, y, 3)
         language = user_language(interaction)
         pngs: list[bytes] = []
+        # The current choice of the player to move, lettered as their turn post letters it.
+        legal = {f"{x},{y}": label for (x, y), label in label_cells(list(view.placements)).items()} or None
         if region is None and self.service.workers is not None:  # whole, and in quarters if too big to read
             try:
-                pngs = await self.service.picture(who, board_pieces_png, game_id, language=language)
+                pngs = await self.service.picture(who, board_pieces_png, game_id, legal, language=language)
             except Exception:  # a picture is never a reason to fail: the answer says it could not be made
                 log.exception("board pieces for game %s", game_id)
         else:
-            png = await picture(self.service, board_png, game_id, region, who=who, language=language)
+            png = await picture(self.service, board_png, game_id, region, legal, who=who, language=language)
             pngs = [png] if png else []
         if not pngs:
             raise ServiceError(_("The picture could not be made; please try again."))

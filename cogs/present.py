@@ -206,6 +206,12 @@ def png_file(data: bytes, name: str) -> discord.File:
     return discord.File(io.BytesIO(data), filename=name)
 
 
+def turn_files(pngs: list[bytes]) -> list[discord.File]:
+    """The turn's pictures as files: the board with the legend, then the pieces holding the legal
+    cells it could not show (board-2.png, ...)."""
+    return [png_file(png, "board.png" if k == 1 else f"board-{k}.png") for k, png in enumerate(pngs, start=1)]
+
+
 def event_lines(lines: list[str], limit: int = 1200) -> str:
     """What happened, newest last, escaped (names are user text) and clipped from the front."""
     return clip_end("\n".join(safe(line, 300) for line in lines), limit)

@@ -15,14 +15,14 @@ from typing import Any
 import discord
 
 from cogs import present
-from cogs.common import picture
+from cogs.common import picture, pictures
 from cogs.i18n import speak
 from cogs.lobby import RematchButton
 from cogs.metrics import FAILED_POSTS
 from cogs.panel import turn_view
 from engine.language import _
 from renderer.board import label_cells
-from renderer.jobs import final_pieces_png, replay_gif, story_png, turn_png
+from renderer.jobs import final_pieces_png, replay_gif, story_png, turn_pngs
 from service import Caller, GameService, Notice, ServiceError, TurnView
 
 log = logging.getLogger(__name__)
@@ -95,8 +95,8 @@ class Table:
                     lines = [*lines, present.away_line(view.player or "?", away)]
         legal = {f"{x},{y}": label for (x, y), label in label_cells(list(view.placements)).items()}
         clocks = present.clock_words(view)
-        png = await picture(self.service, turn_png, game_id, legal or None, clocks, who=who, language=view.language)
-        files = [present.png_file(png, "board.png")] if png else []
+        pngs = await pictures(self.service, turn_pngs, game_id, legal or None, clocks, who=who, language=view.language)
+        files = present.turn_files(pngs)
         await channel.send(
             present.turn_content(view, lines),
             files=files,

@@ -23,7 +23,7 @@ from engine.moves import Question
 from engine.words import tile_name
 from locales import translations
 from renderer.board import label_cells
-from renderer.jobs import board_png, final_png, preview_png, story_png, turn_png
+from renderer.jobs import board_png, final_png, preview_png, story_png, turn_pngs
 from service import Ask, Caller, GameService, LobbyOptions, PlayResult, ServiceError, TurnView
 from storage import Store, open_database
 
@@ -179,7 +179,10 @@ async def _picture(service: GameService, view: TurnView, folder: Path, name: str
     path = folder / f"game-{view.game_id}-turn-{view.turn:03d}-{name}.png"
     if name == "turn":
         legal = {f"{x},{y}": label for (x, y), label in label_cells(list(view.placements)).items()}
-        path.write_bytes(await service.picture(_player(view), turn_png, view.game_id, legal or None))
+        pngs = await service.picture(_player(view), turn_pngs, view.game_id, legal or None)
+        path.write_bytes(pngs[0])
+        for k, png in enumerate(pngs[1:], start=2):  # the pieces holding the legal cells it could not show
+            path.with_name(f"{path.stem}-{k}.png").write_bytes(png)
     else:
         path.write_bytes(await service.picture(_player(view), board_png, view.game_id))
     return path

@@ -23,7 +23,7 @@ from engine.catalog import BASE_START, SET_TILES, TILE_TYPES, expand, tile_set
 from engine.expansions import HOOKS, Expansion, overridden
 from engine.expansions.registry import EXPANSIONS, event_owner, expansion_classes, figure_owner, scored_feature_word
 from engine.language import N_, _, ngettext, sentence
-from engine.moves import BadSetup, BoardFigure, Event, IllegalMove, Move, Option, Question
+from engine.moves import BadSetup, BoardFigure, Event, HeldItem, IllegalMove, Move, Option, Question
 from engine.steps import ASKS, DONE, GAME_OVER, FigureOption, Step
 from engine.tiles import TileType
 from engine.words import cell, feature_phrase, feature_word, names, role, tile_name
@@ -149,6 +149,9 @@ class PlaceTile(Step):
             for (x, y), rots in game.tile_placements().items()
             for r in rots
         ]
+
+    def placed_tile(self, game: Game, move: Move) -> TileType | None:
+        return game.drawn
 
     def prompt(self, game: Game) -> str:
         if game.drawn is None:
@@ -658,6 +661,30 @@ class Game:
         for hook in self._hooks["board_figures"]:
             out += hook(self)
         return out
+
+    def footprints(self) -> dict[tuple[int, int], set[tuple[int, int]]]:
+        """For a question that places a tile covering several cells (a castle): each offered cell
+        -> every cell the tile may cover from there, over its rotations (what a picture outlines)."""
+        step = self.current_step
+        out: dict[tuple[int, int], set[tuple[int, int]]] = {}
+        if step is None:
+            return out
+        for move in step.moves(self):
+            tile = step.placed_tile(self, move)
+            if tile is None or not tile.multi_cell:
+                continue
+            x, y = move["x"], move["y"]
+            offsets = tile.rotations[move["rot"] // 90].offsets
+            out.setdefault((x, y), set()).update((x + dx, y + dy) for dx, dy in offsets)
+        return out
+
+    def hand(self, player: int) -> list[HeldItem]:
+        """What ``player`` holds off the board, as plain views: their followers left, then what the
+        expansions say they hold (castles by name)."""
+        items = [HeldItem("follower", self.supply[player])]
+        for hook in self._hooks["held"]:
+            items += hook(self, player)
+        return items
 
     def figure_moves_after(self, placement: Move) -> list[Move]:
         """The follower moves the current player would have after a placement (a tile

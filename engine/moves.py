@@ -265,6 +265,16 @@ class BoardFigure(NamedTuple):
     data: tuple[Any, ...] = ()
 
 
+class HeldItem(NamedTuple):
+    """Something a player holds off the board, as front ends show it in a player's hand: ``kind`` names
+    its drawing ("follower", or an expansion's: "castle"), ``number`` how many, ``name`` what it is
+    called for players when each one is told apart (a castle's name), else ""."""
+
+    kind: str
+    number: int
+    name: str = ""
+
+
 class Question(NamedTuple):
     """What the game asks now.
 

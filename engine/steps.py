@@ -16,6 +16,7 @@ from engine.moves import Event, IllegalMove, Move
 
 if TYPE_CHECKING:
     from engine.game import Game
+    from engine.tiles import TileType
 
 
 #: What ``enter`` may return besides None (then ``asks`` says whether the step asks) or the
@@ -51,6 +52,11 @@ class Step:
     def moves(self, game: Game) -> list[Move]:
         """Every legal move of the step, passing excluded."""
         return []
+
+    def placed_tile(self, game: Game, move: Move) -> TileType | None:
+        """The tile one of this step's moves puts on the board (the drawn tile, a castle), if any:
+        what a picture outlines for the move."""
+        return None
 
     def pass_label(self, game: Game) -> str | None:
         """What passing means here, or None if the step cannot be passed."""

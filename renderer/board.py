@@ -21,6 +21,7 @@ from PIL import Image, ImageDraw
 from engine import Game
 from engine.language import _, ngettext
 from engine.moves import BoardFigure
+from engine.tiles import TileType
 from renderer import figures
 from renderer import palette as pal
 from renderer.tile_art import crown_points, font, spots, tile_image
@@ -94,9 +95,10 @@ def region_cells(game: Game, region: Region) -> list[Cell]:
         xs = [x for x, _unused in placed]
         ys = [y for _unused, y in placed]
         mid_x, mid_y = (min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2
-        # Each half overlaps the middle by one cell, so nothing at the seam is lost.
-        x0, x1 = (min(xs), math.ceil(mid_x)) if region[1] == "w" else (math.floor(mid_x), max(xs))
-        y0, y1 = (min(ys), math.ceil(mid_y)) if region[0] == "n" else (math.floor(mid_y), max(ys))
+        # Each half overlaps the middle by one cell, so nothing at the seam is lost; the outer sides
+        # keep the ring of empty cells around the tiles, where the legal cells are.
+        x0, x1 = (min(xs) - 1, math.ceil(mid_x)) if region[1] == "w" else (math.floor(mid_x), max(xs) + 1)
+        y0, y1 = (min(ys) - 1, math.ceil(mid_y)) if region[0] == "n" else (math.floor(mid_y), max(ys) + 1)
     else:
         x, y = region[0], region[1]
         r = region[2] if len(region) == 3 else 3
@@ -138,66 +140,186 @@ def render_board(
             frame = frame_for(cells)
     img = draw_area(game, frame, legal, placements, highlight_last, figures_too=upto is None, both_sides=True)
     if legend:
-        img = with_legend(img, game, max(14, min(40, img.width // 34)))
+        hand_tile = game.drawn if legal and game.step == "tile" else None
+        img = with_legend(img, game, max(14, min(40, img.width // 34)), hand_tile=hand_tile)
     if max(img.size) > MAX_SIDE:
         scale = MAX_SIDE / max(img.size)
         img = img.resize((int(img.width * scale), int(img.height * scale)), Image.Resampling.LANCZOS)
     return img
 
 
-def turn_frame(game: Game, legal: dict[Cell, str] | None) -> tuple[Frame, int]:
-    """The turn picture's frame, and how many legal cells it leaves out.
+# How far the turn picture zooms out before it splits: tiles stay >= 32 px at 400 px wide.
+TURN_MIN_CELL = math.ceil(32 * TURN_SCALE)
+TURN_MARGIN = int(TURN_TEXT * 2.1)  # room for "-12" on the left
+TURN_FAR = int(8 * TURN_SCALE)
+TURN_ZOOM_COLS = (TURN_WIDTH - TURN_MARGIN - TURN_FAR) // TURN_MIN_CELL
+TURN_ZOOM_ROWS = 11
+TURN_MAX_PICTURES = 9  # Discord takes 10 files a message: the pieces and the legend's picture
+HAND_TILE_AT_PHONE = 84  # the tile in hand, in phone pixels (>= 80)
 
-    It covers the last placed tile and as many legal cells as fit in
-    TURN_MAX_COLS x TURN_MAX_ROWS cells, nearest the last tile first.
-    """
+
+def _window(
+    cells: list[Cell], fixed: list[Cell], count: list[Cell], cols: int, rows: int, centre: tuple[float, float]
+) -> tuple[int, int, list[Cell]]:
+    """The ``cols`` x ``rows`` window over ``cells`` that holds all of ``fixed`` if it can and most of
+    ``count``, nearest ``centre``: (x0, y0, the cells of ``count`` inside)."""
+    xs = [x for x, _unused in cells]
+    ys = [y for _unused, y in cells]
+    best: tuple[tuple[bool, int, float], int, int, list[Cell]] | None = None
+    for x0 in range(min(xs) - 1, max(max(xs) + 2 - cols, min(xs) - 1) + 1):
+        for y0 in range(min(ys) - 1, max(max(ys) + 2 - rows, min(ys) - 1) + 1):
+            inside = [c for c in count if x0 <= c[0] < x0 + cols and y0 <= c[1] < y0 + rows]
+            has_fixed = all(x0 <= x < x0 + cols and y0 <= y < y0 + rows for x, y in fixed)
+            near = abs(x0 + (cols - 1) / 2 - centre[0]) + abs(y0 + (rows - 1) / 2 - centre[1])
+            key = (has_fixed, len(inside), -near)
+            if best is None or key > best[0]:
+                best = (key, x0, y0, inside)
+    assert best is not None
+    return best[1], best[2], best[3]
+
+
+def _turn_frame(cells: list[Cell], least: tuple[int, int]) -> Frame:
+    """A turn picture's frame around ``cells`` with a ring of context where it fits, zoomed so the
+    picture stays TURN_WIDTH wide (tiles between TURN_MIN_CELL and TURN_MAX_CELL)."""
+    xs = [x for x, _unused in cells]
+    ys = [y for _unused, y in cells]
+    cols = max(least[0], min(TURN_ZOOM_COLS, max(xs) - min(xs) + 3))
+    rows = max(least[1], min(TURN_ZOOM_ROWS, max(ys) - min(ys) + 3))
+    # Centre the cells; a window narrower than cells + ring keeps the cells (the ring goes first).
+    x0 = min(xs) - (cols - (max(xs) - min(xs) + 1)) // 2
+    y0 = min(ys) - (rows - (max(ys) - min(ys) + 1)) // 2
+    cell = min(TURN_MAX_CELL, (TURN_WIDTH - TURN_MARGIN - TURN_FAR) // cols)
+    return Frame(
+        x0, y0, cols, rows, cell, TURN_MARGIN, TURN_FAR, text=TURN_TEXT, follower=FOLLOWER_AT_PHONE * TURN_SCALE / cell
+    )
+
+
+def turn_frames(game: Game, legal: dict[Cell, str] | None) -> list[Frame]:
+    """The frames of the turn pictures: the first holds the last placed tile and as many legal
+    cells as fit, zoomed out down to tiles of 32 px at 400 px wide; each further one (a piece of the
+    board) as many of the legal cells left as fit, until every legal cell is in a picture."""
     placements = game.board.placements
     last = list(placements[-1].cells) if len(placements) > 1 else [(0, 0)]
-    wanted = list(legal or ()) + last
-    xs = [x for x, _unused in wanted]
-    ys = [y for _unused, y in wanted]
-    # One ring of context around what is wanted, when it fits.
-    cols = min(TURN_MAX_COLS, max(xs) - min(xs) + 3)
-    rows = min(TURN_MAX_ROWS, max(ys) - min(ys) + 3)
-    cols, rows = max(cols, 5), max(rows, 4)
-    lx = sum(x for x, _unused in last) / len(last)
-    ly = sum(y for _unused, y in last) / len(last)
-    best = None
-    for x0 in range(min(xs) - 1, max(xs) + 2 - cols + 1):
-        for y0 in range(min(ys) - 1, max(ys) + 2 - rows + 1):
-            inside = [c for c in (legal or ()) if x0 <= c[0] < x0 + cols and y0 <= c[1] < y0 + rows]
-            has_last = all(x0 <= x < x0 + cols and y0 <= y < y0 + rows for x, y in last)
-            centre = abs(x0 + (cols - 1) / 2 - lx) + abs(y0 + (rows - 1) / 2 - ly)
-            key = (has_last, len(inside), -centre)
-            if best is None or key > best[0]:
-                best = (key, x0, y0, len(inside))
-    if best is None:  # what is wanted is smaller than the minimum window: centre it
-        x0 = (min(xs) + max(xs)) // 2 - cols // 2
-        y0 = (min(ys) + max(ys)) // 2 - rows // 2
-        shown = len(legal or ())
-    else:
-        _unused, x0, y0, shown = best
-    text = TURN_TEXT
-    margin = int(text * 2.1)  # room for "-12" on the left
-    far = int(8 * TURN_SCALE)
-    cell = min(TURN_MAX_CELL, (TURN_WIDTH - margin - far) // cols)
-    frame = Frame(x0, y0, cols, rows, cell, margin, far, text=text, follower=FOLLOWER_AT_PHONE * TURN_SCALE / cell)
-    return frame, len(legal or ()) - shown
+    footprints = game.footprints() if legal else {}
+    # A tile covering several cells (a castle) wants its other cells in view too.
+    wanted = {c: [c, *sorted(footprints.get(c, ()))] for c in legal or ()}
+    todo = list(wanted)
+    centre = (sum(x for x, _unused in last) / len(last), sum(y for _unused, y in last) / len(last))
+    frames: list[Frame] = []
+    while todo and len(frames) < TURN_MAX_PICTURES:
+        fixed = last if not frames else []
+        area = fixed + [c for t in todo for c in wanted[t]]
+        xs = [x for x, _unused in area]
+        ys = [y for _unused, y in area]
+        if max(xs) - min(xs) < TURN_ZOOM_COLS and max(ys) - min(ys) < TURN_ZOOM_ROWS:
+            shown = area
+        else:
+            x0, y0, inside = _window(area, fixed, todo, TURN_ZOOM_COLS, TURN_ZOOM_ROWS, centre)
+            shown = fixed + [
+                c for t in inside for c in wanted[t]
+                if x0 <= c[0] < x0 + TURN_ZOOM_COLS and y0 <= c[1] < y0 + TURN_ZOOM_ROWS
+            ]  # fmt: skip
+        frames.append(_turn_frame(shown, (5, 4) if not frames else (3, 3)))
+        todo = [t for t in todo if not frames[-1].contains(*t)]
+        if todo:
+            centre = todo[0]
+    return frames or [_turn_frame(last, (5, 4))]
+
+
+def turn_frame(game: Game, legal: dict[Cell, str] | None) -> tuple[Frame, int]:
+    """The first turn picture's frame, and how many legal cells it leaves to the further pieces."""
+    frames = turn_frames(game, legal)
+    return frames[0], sum(1 for c in legal or () if not frames[0].contains(*c))
 
 
 def render_turn(game: Game, legal: dict[Cell, str] | None = None, clocks: list[str] | None = None) -> Image.Image:
-    """The picture for the player to move, made to be read 400 px wide on a phone.
+    """The picture for the player to move, made to be read 400 px wide on a phone (the first of
+    ``render_turn_pieces``)."""
+    return render_turn_pieces(game, legal, clocks)[0]
 
-    The neighbourhood of the legal cells (labelled) and of the last placed tile;
-    at 400 px wide a tile is >= 40 px, labels >= 11 px, followers >= 14 px.
-    Legal cells that do not fit are counted in the legend (``/carc board`` shows them all).
+
+def render_turn_pieces(
+    game: Game, legal: dict[Cell, str] | None = None, clocks: list[str] | None = None
+) -> list[Image.Image]:
+    """The pictures for the player to move, made to be read 400 px wide on a phone.
+
+    The first shows the last placed tile and the legal cells around it, lettered, with the legend:
+    the tile in hand drawn big, each player's score, time bank and hand. Legal cells it cannot show
+    with tiles of 32 px or more at 400 px come in further pictures (pieces of the board), lettered
+    the same way, so every legal cell is lettered in some picture.
     ``clocks``: each player's time bank as words ("2d 4h"), shown after their score.
     """
-    frame, left_out = turn_frame(game, legal)
-    shown = {c: v for c, v in (legal or {}).items() if frame.contains(*c)}
-    img = draw_area(game, frame, shown, game.board.placements, True, figures_too=True, both_sides=False)
-    note = _("+{n} more cells: /carc board").format(n=left_out) if left_out else ""
-    return with_legend(img, game, TURN_TEXT, note=note, pad=int(6 * TURN_SCALE), clocks=clocks)
+    frames = turn_frames(game, legal)
+    footprints = game.footprints() if legal else {}
+    pictures = []
+    for k, frame in enumerate(frames):
+        shown = {c: v for c, v in (legal or {}).items() if frame.contains(*c)}
+        img = draw_area(game, frame, shown, game.board.placements, k == 0, figures_too=True, both_sides=False)
+        if footprints:
+            _draw_footprints(img, frame, {c: footprints[c] for c in shown if c in footprints})
+        pictures.append(img)
+    left_out = sum(1 for c in legal or () if not any(f.contains(*c) for f in frames))
+    # Each legal cell's first picture: the notes list where the letters not in the first one are.
+    first_in = {c: next((k for k, f in enumerate(frames) if f.contains(*c)), None) for c in legal or ()}
+    later = [legal[c] for c, k in first_in.items() if k]  # type: ignore[index]
+    more = len(frames) - 1
+    notes = []
+    if more:
+        notes.append(
+            ngettext("also {labels} in the next picture", "also {labels} in the next {n} pictures", more).format(
+                labels=_label_list(later), n=more
+            )
+        )
+    if left_out:
+        more_cells = ngettext("+{n} more cell: /carc place", "+{n} more cells: /carc place", left_out)
+        notes.append(more_cells.format(n=left_out))
+    if footprints:
+        notes.append(_("lettered cells: where a castle may go"))
+    out = [with_legend(pictures[0], game, TURN_TEXT, note=" · ".join(notes), pad=int(6 * TURN_SCALE), clocks=clocks,
+                       hand_tile=game.drawn if game.step == "tile" else None)]  # fmt: skip
+    for k, img in enumerate(pictures[1:], start=1):
+        labels = [legal[c] for c, first in first_in.items() if first == k]  # type: ignore[index]
+        head = _("picture {k} of {n}: {labels}").format(k=k + 1, n=len(pictures), labels=_label_list(labels))
+        out.append(_with_head(img, head, TURN_TEXT, int(6 * TURN_SCALE)))
+    return out
+
+
+def _label_list(labels: list[str]) -> str:
+    """Labels in their order (A, B, ... Z, AA): "G, H, N" — the first and last of a long list."""
+    ordered = sorted(labels, key=lambda v: (len(v), v))
+    if len(ordered) > 8:
+        return f"{', '.join(ordered[:6])} … {ordered[-1]}"
+    return ", ".join(ordered)
+
+
+def _with_head(img: Image.Image, head: str, text: int, pad: int) -> Image.Image:
+    row = int(text * 1.6)
+    out = Image.new("RGB", (img.width, img.height + row + pad), pal.MARGIN_BG)
+    put_line(out, pad, pad / 2 + row / 2, head, text)
+    out.paste(img, (0, row + pad))
+    return out
+
+
+def _draw_footprints(img: Image.Image, frame: Frame, footprints: dict[Cell, set[Cell]]) -> None:
+    """For each lettered cell of a tile covering several cells (a castle): a bar across each edge into
+    a cell the tile may also cover, so a player sees which way it may lie."""
+    draw = ImageDraw.Draw(img)
+    s = frame.cell
+    for (x, y), cells in footprints.items():
+        ox, oy = frame.origin(x, y)
+        cx, cy = ox + s / 2, oy + s / 2
+        for cx2, cy2 in cells:
+            dx, dy = cx2 - x, cy2 - y
+            if (dx, dy) == (0, 0) or abs(dx) + abs(dy) != 1:
+                continue
+            ex, ey = cx + dx * s / 2, cy + dy * s / 2  # the middle of the shared edge
+            half_w, half_l = s * 0.12, s * 0.22
+            box = (
+                [ex - half_l, ey - half_w, ex + half_l, ey + half_w]
+                if dx
+                else [ex - half_w, ey - half_l, ex + half_w, ey + half_l]
+            )
+            draw.rounded_rectangle(box, radius=int(half_w), fill=pal.CASTLE, outline=pal.LEGAL, width=max(2, s // 30))
 
 
 def draw_area(
@@ -317,11 +439,12 @@ def _advance(text: str, size: int) -> float:
 
 
 def with_legend(
-    img: Image.Image, game: Game, text: int, note: str = "", pad: int = 8, clocks: list[str] | None = None
-) -> Image.Image:
-    """The picture with a legend band below: each player's mark, colour, name, score (and time
-    bank); who acts."""
-    band = legend_band(game, img.width, text, note, pad, clocks=clocks)
+    img: Image.Image, game: Game, text: int, note: str = "", pad: int = 8, clocks: list[str] | None = None,
+    hand_tile: TileType | None = None, hands: bool = True,
+) -> Image.Image:  # fmt: skip
+    """The picture with a legend band below: each player's mark, colour, name, score (time bank) and
+    hand; who acts; the tile in hand drawn big."""
+    band = legend_band(game, img.width, text, note, pad, clocks=clocks, hand_tile=hand_tile, hands=hands)
     out = Image.new("RGB", (img.width, img.height + band.height), pal.MARGIN_BG)
     out.paste(img, (0, 0))
     out.paste(band, (0, img.height))
@@ -330,26 +453,40 @@ def with_legend(
 
 def legend_band(
     game: Game, width: int, text: int, note: str = "", pad: int = 8, score_digits: int = 0,
-    clocks: list[str] | None = None,
+    clocks: list[str] | None = None, hand_tile: TileType | None = None, hands: bool = False,
 ) -> Image.Image:  # fmt: skip
     """The legend alone, ``width`` wide: the turn (or game over), then each player's entry.
 
     ``score_digits`` reserves room for scores that long, so that every frame of a
     replay has the same layout (digits all have the same width). ``clocks``: each player's time
-    bank in words, written after their score.
+    bank in words, written after their score. ``hand_tile``: the tile in hand, drawn big on the
+    left. ``hands``: each entry has a second line, what the player holds (followers, castles).
     """
     row = int(text * 1.6)
+    tile_side = int(HAND_TILE_AT_PHONE * text / (TURN_TEXT / TURN_SCALE)) if hand_tile is not None else 0
+    left = tile_side + pad if tile_side else 0
+    inner = width - left
     lines = legend_lines(game)
     clocks = clocks if clocks is not None and len(clocks) == len(game.players) else None
+    held = [_hand_words(game, i) for i in range(len(game.players))] if hands else None
+    small = int(text * 0.85)
     names = [
         text_stamp(name + (f"  {clocks[i]}" if clocks else ""), text)[0].width for i, name in enumerate(game.players)
     ]
     gap = text // 2
     room = text_stamp("0" * score_digits, text)[0].width if score_digits else 0
     widest = max(w + gap + max(room, text_stamp(str(game.scores[i]), text)[0].width) for i, w in enumerate(names))
+    two_lines = False
+    if held:
+        hand_w = math.ceil(max(_hand_width(h, small, row) for h in held))
+        if row * 2.6 + widest + hand_w + text <= inner - 2 * pad:  # the hand fits after the score
+            widest += hand_w + text
+        else:
+            widest, two_lines = max(widest, hand_w), True  # the hand on a line of its own
     entry_w = int(row * 1.6 + widest + row)
-    per_row = max(1, min(len(lines), (width - 2 * pad) // entry_w))
+    per_row = max(1, min(len(lines), (inner - 2 * pad) // entry_w))
     n_rows = math.ceil(len(lines) / per_row)
+    entry_h = row * 2 if two_lines else row
     if game.finished:
         status = _("game over")
     else:
@@ -357,21 +494,62 @@ def legend_band(
             turn=game.turn, n=game.bag_left
         )
     heads = [status + (f" · {note}" if note else "")]
-    if note and line_width(heads[0], text) > width - 2 * pad:
-        heads = [status, note]  # too wide for one line: the note gets its own
-    out = Image.new("RGB", (width, pad * 2 + row * (n_rows + len(heads))), pal.MARGIN_BG)
+    if note and line_width(heads[0], text) > inner - 2 * pad:
+        heads = [status, *_wrapped(note, text, inner - 2 * pad)]  # too wide for one line: the note below
+    height = max(pad * 2 + row * len(heads) + entry_h * n_rows, pad * 2 + row + tile_side if tile_side else 0)
+    out = Image.new("RGB", (width, height), pal.MARGIN_BG)
     top = pad
     for line in heads:
-        put_line(out, pad, top + row / 2, line, text)
+        put_line(out, left + pad, top + row / 2, line, text)
         top += row
-    top -= row
-    col_w = (width - 2 * pad) // per_row
+    col_w = (inner - 2 * pad) // per_row
     for k, (i, _label, acting) in enumerate(lines):
         entry = _legend_entry(
-            game.players[i], game.scores[i], i, acting, text, min(col_w, entry_w), clocks[i] if clocks else ""
-        )
-        out.paste(entry, (pad + (k % per_row) * col_w, top + row * (1 + k // per_row)))
+            game.players[i], game.scores[i], i, acting, text, min(col_w, entry_w), clocks[i] if clocks else "",
+            held[i] if held else None, two_lines,
+        )  # fmt: skip
+        out.paste(entry, (left + pad + (k % per_row) * col_w, top + entry_h * (k // per_row)))
+    if hand_tile is not None:
+        put_text(out, pad + tile_side / 2, pad + row / 2, _("in hand"), small, anchor="mm")
+        art = tile_image(hand_tile, 0, tile_side)
+        y = pad + row
+        out.paste(art, (pad, y), art)
+        frame_box = [pad - 2, y - 2, pad + art.width + 1, y + art.height + 1]
+        ImageDraw.Draw(out).rectangle(frame_box, outline=pal.LEGAL, width=2)
     return out
+
+
+def _wrapped(text: str, size: int, width: int) -> list[str]:
+    """``text`` cut at its " · " separators (then at spaces) into lines at most ``width`` wide."""
+    lines: list[str] = []
+    for part in text.split(" · "):
+        words = part.split(" ")
+        line = ""
+        for word in words:
+            candidate = f"{line} {word}" if line else word
+            if line and line_width(candidate, size) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = candidate
+        lines.append(line)
+    return lines
+
+
+HandWords = tuple[tuple[str, int, str], ...]
+
+
+def _hand_words(game: Game, player: int) -> HandWords:
+    """What a player holds, as (kind, count, name) to draw: ``Game.hand``."""
+    return tuple((item.kind, item.number, item.name) for item in game.hand(player))
+
+
+def _hand_width(held: HandWords, size: int, row: int) -> float:
+    return sum(row * 0.7 + line_width(_hand_text(count, name), size) + size for _kind, count, name in held)
+
+
+def _hand_text(count: int, name: str) -> str:
+    return name if name else f"×{count}"
 
 
 Figure = BoardFigure  # what stands on the board, as the engine hands it over (engine.moves)
@@ -385,23 +563,63 @@ def placed_figures(game: Game) -> list[Figure]:
 
 @functools.lru_cache(maxsize=1024)
 def _legend_entry(
-    name: str, score: int, player: int, acting: bool, text: int, width: int, clock: str = ""
-) -> Image.Image:
-    """One player's legend entry (turn mark, follower, name, score, time bank), drawn once:
-    every frame of a replay repeats the same few."""
+    name: str, score: int, player: int, acting: bool, text: int, width: int, clock: str = "",
+    held: HandWords | None = None, two_lines: bool = False,
+) -> Image.Image:  # fmt: skip
+    """One player's legend entry (turn mark, follower, name, score, time bank; then, after them or on
+    a second line, what they hold), drawn once: every frame of a replay repeats the same few."""
     row = int(text * 1.6)
-    out = Image.new("RGB", (width, row), pal.MARGIN_BG)
+    out = Image.new("RGB", (width, row * 2 if two_lines else row), pal.MARGIN_BG)
     draw = ImageDraw.Draw(out)
     if acting:
         draw.rounded_rectangle(
-            [0, 2, width - 4, row - 2], radius=row // 4, fill=pal.TURN_MARK, outline=(0, 0, 0), width=2
+            [0, 2, width - 4, out.height - 2], radius=row // 4, fill=pal.TURN_MARK, outline=(0, 0, 0), width=2
         )
     figures.meeple(draw, row * 0.55, row / 2, row * 0.8, player)
     name_w = put_text(out, row * 1.2, row / 2, name, text)
     score_w = put_text(out, row * 1.2 + name_w + text // 2, row / 2, str(score), text)
+    end = row * 1.2 + name_w + text // 2 + score_w
     if clock:
-        put_text(out, row * 1.2 + name_w + score_w + text, row / 2, clock, int(text * 0.85))
+        end += text // 2 + put_text(out, end + text // 2, row / 2, clock, int(text * 0.85))
+    if held is not None:
+        small = int(text * 0.85)
+        x, y = (row * 1.2, row * 1.5) if two_lines else (end + text, row / 2)
+        for kind, count, what in held:
+            icon = HAND_ICONS.get(kind)
+            if icon is not None:
+                icon(draw, x + row * 0.3, y, row * 0.55, player)
+                x += row * 0.7
+            x += put_text(out, x, y, _hand_text(count, what), small) + small
     return out
+
+
+HandIcon = Callable[[ImageDraw.ImageDraw, float, float, float, int], None]
+#: The small drawing before each kind of thing a player holds, by ``HeldItem.kind`` (``holds``).
+HAND_ICONS: dict[str, HandIcon] = {}
+
+
+def holds(kind: str) -> Callable[[HandIcon], HandIcon]:
+    """Register the icon of a kind of thing held in a hand (``@holds("castle")``)."""
+
+    def register(fn: HandIcon) -> HandIcon:
+        HAND_ICONS[kind] = fn
+        return fn
+
+    return register
+
+
+@holds("follower")
+def _follower_icon(draw: ImageDraw.ImageDraw, x: float, y: float, size: float, player: int) -> None:
+    figures.meeple(draw, x, y, size, player)
+
+
+@holds("castle")
+def _castle_icon(draw: ImageDraw.ImageDraw, x: float, y: float, size: float, player: int) -> None:
+    r = size / 2
+    draw.rectangle([x - r, y - r * 0.5, x + r, y + r], fill=pal.CASTLE, outline=pal.CASTLE_EDGE, width=2)
+    for k in range(3):  # battlements
+        bx = x - r + k * r * 0.8
+        draw.rectangle([bx, y - r, bx + r * 0.4, y - r * 0.5], fill=pal.CASTLE, outline=pal.CASTLE_EDGE, width=1)
 
 
 def draw_figures(img: Image.Image, game: Game, frame: Frame, figures_on: list[Figure] | None = None) -> None:

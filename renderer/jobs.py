@@ -17,7 +17,7 @@ from engine import Game, IllegalMove
 from engine.language import speaking
 from engine.record import load
 from locales import translations
-from renderer.board import png_bytes, render_board, render_turn
+from renderer.board import png_bytes, render_board, render_turn_pieces
 from renderer.preview import render_preview
 from renderer.story import render_bag, render_story, story_title, tell
 from renderer.summary import render_final
@@ -97,21 +97,25 @@ def _cells(legal: dict[str, str] | None) -> dict[tuple[int, int], str] | None:
 
 
 # Each job takes ``language``: the words inside the picture (legend, notes, labels) are in it.
-def turn_png(
+def turn_pngs(
     record: dict[str, Any], legal: dict[str, str] | None, clocks: list[str] | None = None, *, language: str = "en"
-) -> bytes:
-    """The turn picture (``render_turn``); ``legal`` maps "x,y" to a cell label; ``clocks``: each
-    player's time bank in words, in seat order (a time-bank game)."""
+) -> list[bytes]:
+    """The turn pictures (``render_turn_pieces``: the first with the legend, then the pieces of the
+    board holding the legal cells it could not show); ``legal`` maps "x,y" to a cell label;
+    ``clocks``: each player's time bank in words, in seat order (a time-bank game)."""
     with speaking(translations(language)):
-        return png_bytes(render_turn(game_of(record), _cells(legal), clocks))
+        return [png_bytes(img) for img in render_turn_pieces(game_of(record), _cells(legal), clocks)]
 
 
-def board_png(record: dict[str, Any], region: Any = None, *, language: str = "en") -> bytes:
-    """The full board, or a region: "nw"/"ne"/"sw"/"se", [x, y] or [x, y, radius]."""
+def board_png(
+    record: dict[str, Any], region: Any = None, legal: dict[str, str] | None = None, *, language: str = "en"
+) -> bytes:
+    """The full board, or a region: "nw"/"ne"/"sw"/"se", [x, y] or [x, y, radius]; ``legal`` letters
+    the cells of the current choice ("x,y" -> label)."""
     if isinstance(region, list):
         region = tuple(region)
     with speaking(translations(language)):
-        return png_bytes(render_board(game_of(record), region=region))
+        return png_bytes(render_board(game_of(record), _cells(legal), region=region))
 
 
 # A board wider or taller than this many tiles is also sent in quarters: its whole picture would show
@@ -119,11 +123,15 @@ def board_png(record: dict[str, Any], region: Any = None, *, language: str = "en
 PIECES_FROM = 10
 
 
-def board_pieces_png(record: dict[str, Any], *, language: str = "en") -> list[bytes]:
-    """The whole board, and its four quarters when it is too big to read whole on a phone."""
+def board_pieces_png(
+    record: dict[str, Any], legal: dict[str, str] | None = None, *, language: str = "en"
+) -> list[bytes]:
+    """The whole board, and its four quarters when it is too big to read whole on a phone; ``legal``
+    letters the cells of the current choice ("x,y" -> label) on each."""
     game = game_of(record)
+    cells = _cells(legal)
     with speaking(translations(language)):
-        return [png_bytes(render_board(game)), *_quarters(game)]
+        return [png_bytes(render_board(game, cells)), *_quarters(game, cells)]
 
 
 def final_pieces_png(record: dict[str, Any], *, language: str = "en") -> list[bytes]:
@@ -134,13 +142,14 @@ def final_pieces_png(record: dict[str, Any], *, language: str = "en") -> list[by
         return [png_bytes(render_final(game)), *_quarters(game)]
 
 
-def _quarters(game: Game) -> list[bytes]:
+def _quarters(game: Game, legal: dict[tuple[int, int], str] | None = None) -> list[bytes]:
     cells = [c for p in game.board.placements for c in p.cells]
     cols = max(x for x, _y in cells) - min(x for x, _y in cells) + 1
     rows = max(y for _x, y in cells) - min(y for _x, y in cells) + 1
     if max(cols, rows) <= PIECES_FROM:
         return []
-    return [png_bytes(render_board(game, region=quarter, highlight_last=False)) for quarter in ("nw", "ne", "sw", "se")]
+    quarters = ("nw", "ne", "sw", "se")
+    return [png_bytes(render_board(game, legal, region=quarter, highlight_last=False)) for quarter in quarters]
 
 
 def preview_png(

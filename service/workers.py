@@ -26,7 +26,7 @@ Record = dict[str, Any]
 
 
 # ---------------------------------------------------------------------- jobs (run in a worker)
-# The picture jobs are renderer.jobs's (turn_png, board_png, preview_png, final_png, replay_gif).
+# The picture jobs are renderer.jobs's (turn_pngs, board_png, preview_png, final_png, replay_gif).
 def computer_turn(record: Record, user_id: str) -> list[dict[str, Any]]:
     """The moves a computer seat makes for the decision the record stops at."""
     from engine.ai import computer_moves
@@ -65,7 +65,7 @@ def _warm_up() -> None:
 
 # ---------------------------------------------------------------------- the pool
 class Workers:
-    """Runs the jobs above in a pool; ``await workers.run(turn_png, record, legal)``.
+    """Runs the jobs above in a pool; ``await workers.run(turn_pngs, record, legal)``.
 
     A worker process that dies (killed, out of memory) breaks a ``ProcessPoolExecutor`` for good:
     the pool is then started anew and the job tried once more, so pictures and computer players

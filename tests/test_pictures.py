@@ -16,13 +16,17 @@ from renderer import jobs
 from renderer import palette as pal
 from renderer.board import (
     PHONE_WIDTH,
+    TURN_ZOOM_COLS,
+    TURN_ZOOM_ROWS,
     label_cells,
     png_bytes,
     region_cells,
     render_board,
     render_turn,
+    render_turn_pieces,
     turn_frame,
 )
+from renderer.board import turn_frames as turn_frames_of
 from renderer.colour_vision import VISIONS, delta_e, simulate, worst_delta_e
 from renderer.preview import number_positions, number_radius, placements_at, render_preview
 from renderer.summary import REPLAY_MIN_WIDTH, replay_gif
@@ -59,7 +63,7 @@ def test_turn_picture_measured_at_400_px(name, turns):
     img = render_turn(game, legal)
     frame, _left_out = turn_frame(game, legal)
     scale = PHONE_WIDTH / img.width
-    assert frame.cell * scale >= 40  # a tile at 400 px wide
+    assert frame.cell * scale >= 32  # a tile at 400 px wide
     # A cell label, measured: the ink of the first label inside its cell (the dashed border left out).
     (x, y), label = next((c, v) for c, v in legal.items() if frame.contains(*c))
     ox, oy = frame.origin(x, y)
@@ -81,13 +85,29 @@ def test_a_follower_on_the_turn_picture_is_at_least_14_px_at_400():
     assert ink_rows(area, pal.PLAYERS[0]) * PHONE_WIDTH / img.width >= 14
 
 
-def test_turn_picture_keeps_the_last_tile_and_counts_the_legal_cells_left_out():
-    game = game_at_tile_step(SETS["base"], seed=5, players=4, turns=40)
+@pytest.mark.parametrize("name", list(SETS))
+def test_every_legal_cell_is_lettered_in_a_turn_picture_with_tiles_of_32_px(name):
+    game = game_at_tile_step(SETS[name], seed=5, players=4, turns=55)
     legal = label_cells(list(game.legal_placements()))
-    frame, left_out = turn_frame(game, legal)
-    assert all(frame.contains(*c) for c in game.board.placements[-1].cells)
-    assert left_out == sum(1 for c in legal if not frame.contains(*c))
-    assert frame.cols <= 7 and frame.rows <= 8
+    frames = turn_frames_of(game, legal)
+    assert all(frames[0].contains(*c) for c in game.board.placements[-1].cells)
+    for c in legal:
+        assert any(f.contains(*c) for f in frames), c
+    pictures = render_turn_pieces(game, legal)
+    assert len(pictures) == len(frames)
+    for frame, img in zip(frames, pictures, strict=True):
+        assert frame.cell * PHONE_WIDTH / img.width >= 32
+    # The first frame holds what fits of the legal cells: a window no larger than the zoom allows.
+    assert frames[0].cols <= TURN_ZOOM_COLS and frames[0].rows <= TURN_ZOOM_ROWS
+
+
+def test_the_turn_picture_zooms_out_before_it_splits():
+    game = game_at_tile_step(SETS["base"], seed=5, players=4, turns=12)
+    legal = label_cells(list(game.legal_placements()))
+    frames = turn_frames_of(game, legal)
+    assert len(frames) == 1 and all(frames[0].contains(*c) for c in legal)
+    first, _ = turn_frame(game, legal)
+    assert first == frames[0]
 
 
 @pytest.mark.parametrize("players", [2, 6])
@@ -228,8 +248,8 @@ def test_picture_jobs_take_plain_data_and_key_the_cache_by_the_whole_record():
     game = game_at_tile_step(SETS["base"], seed=2, players=2, turns=5)
     record = game.to_json()
     legal = {f"{x},{y}": v for (x, y), v in label_cells(list(game.legal_placements())).items()}
-    data = jobs.turn_png(record, legal)
-    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    data = jobs.turn_pngs(record, legal)
+    assert data and all(png[:8] == b"\x89PNG\r\n\x1a\n" for png in data)
     assert jobs.board_png(record, [0, 0, 2])[:4] == b"\x89PNG"
     (x, y) = next(iter(game.legal_placements()))
     assert jobs.preview_png(record, x, y)[:4] == b"\x89PNG"

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from engine.moves import BoardFigure, Event, Move
+from engine.moves import BoardFigure, Event, HeldItem, Move
 from engine.steps import FigureOption, Step
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Expansion", "Event", "Move", "HOOKS", "overridden", "Step", "FigureOption", "BoardFigure", "LobbyOption",
-    "SeatPick",
+    "SeatPick", "HeldItem",
 ]  # fmt: skip
 
 
@@ -199,6 +199,11 @@ class Expansion:
         a renderer draws each kind with its own function and reads nothing of the state."""
         return []
 
+    def held(self, game: Game, player: int) -> list[HeldItem]:
+        """What ``player`` holds of this expansion's off the board (castles in hand), shown in their
+        hand beside their followers."""
+        return []
+
 
 HOOKS = (
     "start_tile",
@@ -220,6 +225,7 @@ HOOKS = (
     "may_continue",
     "final_scoring",
     "board_figures",
+    "held",
 )
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.board import NEIGHBOURS8
 from engine.catalog import TILE_TYPES, set_ids, tile_set
-from engine.expansions import Event, Expansion, LobbyOption, Move, SeatPick, Step
+from engine.expansions import Event, Expansion, HeldItem, LobbyOption, Move, SeatPick, Step
 from engine.language import N_, _, ngettext
 from engine.moves import BadSetup, IllegalMove
 from engine.words import cell, tile_name
@@ -65,6 +65,9 @@ class CastleChoice(Step):
     def moves(self, game: Game) -> list[Move]:
         draw: list[Move] = [{"type": "draw"}] if game.bag_left else []
         return draw + castle_placements(game)
+
+    def placed_tile(self, game: Game, move: Move) -> TileType | None:
+        return TILE_TYPES[move["castle"]] if move["type"] == "castle" else None
 
     def prompt(self, game: Game) -> str:
         if not game.bag_left:
@@ -262,6 +265,9 @@ class Castles(Expansion):
             return 0
         castles = {board.node_place[n] for n in board.members(root) if is_castle(board.placement_of(n).tile.id)}
         return BONUS * len(castles)
+
+    def held(self, game: Game, player: int) -> list[HeldItem]:
+        return [HeldItem("castle", 1, tile_name(c)) for c in _state(game).hands.get(player, [])]
 
     def record_fields(self, game: Game) -> dict[str, Any]:
         dealt = _state(game).dealt

@@ -1,0 +1,98 @@
+"""The turn post's picture shows the whole choice: every legal cell lettered (in pieces when the board
+is too big), the tile in hand drawn big, what each player holds, and where a castle may lie."""
+
+from PIL import ImageChops
+
+from engine import Game
+from engine.catalog import TILE_TYPES
+from engine.moves import HeldItem
+from renderer import palette as pal
+from renderer.board import (
+    HAND_TILE_AT_PHONE,
+    PHONE_WIDTH,
+    TURN_SCALE,
+    TURN_TEXT,
+    label_cells,
+    render_turn,
+    turn_frame,
+)
+from renderer.tile_art import tile_image
+from tests.helpers import tile
+
+CASTLE_SETS = ["base", "castles"]
+
+
+def castle_game() -> Game:
+    return Game(["Ann", "Bob"], CASTLE_SETS, seed=4, castles={"Ann": ["castles.eltz"], "Bob": []})
+
+
+def test_a_hand_holds_the_followers_left_and_each_castle_by_name():
+    game = Game(["Ann", "Bob"], CASTLE_SETS, pool=["base.E", "base.U"], castles={"Ann": ["castles.eltz"], "Bob": []})
+    assert game.hand(0) == [HeldItem("follower", 7), HeldItem("castle", 1, "castle Eltz")]
+    game.apply({"type": "draw"})
+    game.apply(tile(0, -1, 180))  # a city cap on the start tile's city
+    assert game.question().kind == "figure"
+    farmer = next(m for m in game.legal_moves() if m["type"] == "meeple" and m["at"].startswith("field"))
+    game.apply(farmer)  # a farmer stays till the end
+    assert game.hand(0) == [HeldItem("follower", 6), HeldItem("castle", 1, "castle Eltz")]
+    assert game.hand(1) == [HeldItem("follower", 7)]
+
+
+def test_footprints_give_every_cell_a_castle_may_cover_from_each_offered_cell():
+    game = castle_game()
+    assert game.step == "draw"
+    footprints = game.footprints()
+    castle_moves = [m for m in game.legal_moves() if m["type"] == "castle"]
+    assert castle_moves and set(footprints) == {(m["x"], m["y"]) for m in castle_moves}
+    for m in castle_moves:
+        offsets = TILE_TYPES[m["castle"]].rotations[m["rot"] // 90].offsets
+        covered = {(m["x"] + dx, m["y"] + dy) for dx, dy in offsets}
+        assert len(covered) == 2 and covered <= footprints[(m["x"], m["y"])]
+    game.apply({"type": "draw"})  # the tile step places a one-cell tile: nothing to outline
+    assert game.footprints() == {}
+
+
+def _area_colours(game: Game, legal: dict) -> set:
+    img = render_turn(game, legal)
+    frame, _left_out = turn_frame(game, legal)
+    return {c for _n, c in img.crop((0, 0, *frame.size)).convert("RGB").getcolors(1 << 20)}
+
+
+def test_the_castle_step_shows_which_way_each_castle_may_lie():
+    game = castle_game()
+    legal = label_cells(list(game.footprints()))
+    assert pal.CASTLE in _area_colours(game, legal)  # the tabs: no castle stands on the board yet
+    base = Game(["Ann", "Bob"], ["base"], seed=4)
+    assert pal.CASTLE not in _area_colours(base, label_cells(list(base.legal_placements())))
+
+
+def test_the_tile_in_hand_is_drawn_in_the_legend_at_least_80_px_wide_at_400():
+    game = Game(["Ann", "Bob"], ["base"], seed=4)
+    legal = label_cells(list(game.legal_placements()))
+    img = render_turn(game, legal).convert("RGB")
+    frame, _left_out = turn_frame(game, legal)
+    side = int(HAND_TILE_AT_PHONE * TURN_TEXT / (TURN_TEXT / TURN_SCALE))
+    assert side * PHONE_WIDTH / img.width >= 80
+    pad, row = int(6 * TURN_SCALE), int(TURN_TEXT * 1.6)
+    art = tile_image(game.drawn, 0, side).convert("RGB")
+    x, y = pad, frame.size[1] + pad + row
+    assert ImageChops.difference(img.crop((x, y, x + side, y + side)), art).getbbox() is None
+    # Once the tile is placed (the figure step), there is no tile in hand to draw.
+    game.apply(tile(*next(iter(legal)), rot=game.legal_placements()[next(iter(legal))][0]))
+    later = render_turn(game).convert("RGB")
+    frame, _ = turn_frame(game, None)
+    assert ImageChops.difference(later.crop((x, frame.size[1] + pad + row, x + side, frame.size[1] + pad + row + side)),
+                                 art).getbbox() is not None  # fmt: skip
+
+
+def test_the_legend_shows_castles_in_hand_only_for_who_holds_them():
+    game = castle_game()
+    img = render_turn(game).convert("RGB")
+    frame, _ = turn_frame(game, None)
+    band = {c for _n, c in img.crop((0, frame.size[1], img.width, img.height)).getcolors(1 << 20)}
+    assert pal.CASTLE in band
+    none_held = Game(["Ann", "Bob"], CASTLE_SETS, seed=4, castles={"Ann": [], "Bob": []})
+    img = render_turn(none_held).convert("RGB")
+    frame, _ = turn_frame(none_held, None)
+    band = {c for _n, c in img.crop((0, frame.size[1], img.width, img.height)).getcolors(1 << 20)}
+    assert pal.CASTLE not in band
