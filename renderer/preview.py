@@ -117,8 +117,29 @@ def spread(points: list[tuple[float, float]], gap: float, box: tuple[float, floa
     return [(p[0], p[1]) for p in pts]
 
 
+# The candidate is drawn this much larger than a board cell of the preview's ``cell`` size, with a
+# strip of each neighbour around it (CONTEXT of a cell) rather than whole neighbouring tiles.
+CANDIDATE_SCALE = 5 / 3
+CONTEXT = 0.35
+# A spot's disc is tinted by what the figure would stand on, so a number reads as "the road", "the
+# field": the tile stays visible between the discs.
+SPOT_TINTS = {
+    "city": pal.CITY, "road": pal.ROAD, "field": pal.FIELD_ALT, "cloister": pal.CLOISTER_WALL,
+    "river": pal.RIPPLE, "castle": pal.CASTLE,
+}  # fmt: skip
+
+
+def candidate_cell(tile: TileType, s: int) -> int:
+    """The size of one cell of the candidate: larger than the board's, a multi-cell tile no wider
+    than two such cells."""
+    cols = max(dx for dx, _dy in tile.cells) + 1
+    rows = max(dy for _dx, dy in tile.cells) + 1
+    return int(s * CANDIDATE_SCALE * min(1.0, 2 / max(cols, rows)))
+
+
 def _candidate(game: Game, placement: dict, s: int) -> Image.Image:
     tile = _tile_of(game, placement)
+    s = candidate_cell(tile, s)
     x, y, rot = placement["x"], placement["y"], placement["rot"]
     rt = tile.rotations[rot // 90]
     cells = [(x + dx, y + dy) for dx, dy in rt.offsets]
@@ -126,9 +147,7 @@ def _candidate(game: Game, placement: dict, s: int) -> Image.Image:
     min_y = min(c[1] for c in cells) - 1
     cols = max(c[0] for c in cells) - min_x + 2
     rows = max(c[1] for c in cells) - min_y + 2
-    label_h = s // 3
-    img = Image.new("RGB", (cols * s, rows * s + label_h), pal.EMPTY_CELL)
-    draw = ImageDraw.Draw(img)
+    board_img = Image.new("RGB", (cols * s, rows * s), pal.EMPTY_CELL)
     # Neighbouring tiles, faded so that the candidate stands out.
     board = game.board
     seen = set()
@@ -142,23 +161,33 @@ def _candidate(game: Game, placement: dict, s: int) -> Image.Image:
             px = min(c[0] for c in p.cells)
             py = min(c[1] for c in p.cells)
             art = tile_image(p.tile, p.rot, s)
-            img.paste(art, ((px - min_x) * s, (py - min_y) * s), art)
-    veil = Image.new("RGB", img.size, pal.MARGIN_BG)
-    img = Image.blend(img, veil, 0.45)
-    draw = ImageDraw.Draw(img)
+            board_img.paste(art, ((px - min_x) * s, (py - min_y) * s), art)
+    board_img = Image.blend(board_img, Image.new("RGB", board_img.size, pal.MARGIN_BG), 0.45)
     ox = (min(c[0] for c in cells) - min_x) * s
     oy = (min(c[1] for c in cells) - min_y) * s
     art = tile_image(tile, rot, s)
-    img.paste(art, (ox, oy), art)
-    draw.rectangle([ox, oy, ox + art.width - 1, oy + art.height - 1], outline=pal.LAST_PLACED, width=max(3, s // 24))
+    board_img.paste(art, (ox, oy), art)
+    ctx = int(s * CONTEXT)
+    board_img = board_img.crop((ox - ctx, oy - ctx, ox + art.width + ctx, oy + art.height + ctx))
+    ox = oy = ctx
+    label_h = number_font(s) * 3 // 2
+    img = Image.new("RGB", (board_img.width, board_img.height + label_h), pal.MARGIN_BG)
+    img.paste(board_img, (0, 0))
+    draw = ImageDraw.Draw(img)
+    draw.rectangle([ox, oy, ox + art.width - 1, oy + art.height - 1], outline=pal.LAST_PLACED, width=max(3, s // 30))
     f = font(number_font(s))
     r = number_radius(s)
-    for number, (nx, ny), _unused in number_positions(game, placement, s, ox, oy):
-        draw.ellipse([nx - r, ny - r, nx + r, ny + r], fill=(255, 255, 255), outline=(0, 0, 0), width=2)
+    kinds = [tile.segments[seg].kind if seg is not None else "" for seg, _m in spot_targets(game, placement)]
+    for number, (nx, ny), (sx, sy) in number_positions(game, placement, s, ox, oy):
+        if (nx - sx) ** 2 + (ny - sy) ** 2 > r * r:  # pushed aside: a line back to its spot
+            draw.line([(sx, sy), (nx, ny)], fill=(0, 0, 0), width=2)
+        tint = SPOT_TINTS.get(kinds[number - 1], (255, 255, 255))
+        draw.ellipse([nx - r, ny - r, nx + r, ny + r], fill=tint, outline=(0, 0, 0), width=2)
         draw.text((nx, ny), str(number), fill=(0, 0, 0), font=f, anchor="mm")
+    # The turn in the margin band below the board, never over the tile's own words.
     draw.text(
-        (img.width / 2, rows * s + label_h / 2),
-        _("rotation {degrees}°").format(degrees=rot),
+        (img.width / 2, board_img.height + label_h / 2),
+        _("turned {degrees}°").format(degrees=rot),
         fill=pal.MARGIN_TEXT,
         font=f,
         anchor="mm",
@@ -167,11 +196,11 @@ def _candidate(game: Game, placement: dict, s: int) -> Image.Image:
 
 
 def number_radius(s: int) -> int:
-    return max(11, s // 7)
+    return max(10, s // 10)
 
 
 def number_font(s: int) -> int:
-    return max(14, s // 4)
+    return max(13, s // 7)
 
 
 def number_positions(
