@@ -29,7 +29,7 @@ from renderer.board import (
     frame_for,
     label_cells,
     png_bytes,
-    png_bytes_quantized,
+    png_bytes_adaptive,
     render_board,
     render_turn,
     turn_frame,
@@ -100,7 +100,7 @@ def main() -> None:
             t0 = time.perf_counter()
             render_turn(game, legal)
             t1 = time.perf_counter()
-            png_bytes_quantized(img)
+            png_bytes_adaptive(img)
             t2 = time.perf_counter()
             new = png_bytes(img)
             t3 = time.perf_counter()

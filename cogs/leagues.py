@@ -23,7 +23,7 @@ from cogs.i18n import game_language, server_language, speak
 from cogs.lobby import LobbyButton
 from cogs.metrics import FAILED_POSTS
 from engine.language import _, ngettext
-from renderer.board import png_bytes
+from renderer.board import chart_png_bytes
 from renderer.bracket import games_text, render_bracket
 from renderer.standings import DivisionRow, LadderRow, change_text, rating_text, render_standings, render_tables
 from service import Caller, ServiceError
@@ -396,7 +396,7 @@ class Leagues(commands.Cog):
         """The bracket as a picture, drawn off the event loop."""
         view = await leagues_of_bot(self.bot).bracket(who, league_id, season)
         title = _("{league} · season {n} · playoffs").format(league=view.league, n=view.season)
-        image = await asyncio.to_thread(lambda: png_bytes(render_bracket(title, view.boxes, view.champion)))
+        image = await asyncio.to_thread(lambda: chart_png_bytes(render_bracket(title, view.boxes, view.champion)))
         return present.png_file(image, "bracket.png")
 
     @league.command(name="bracket", description="The playoff bracket: every match, who won, who is left")
@@ -511,7 +511,7 @@ class Leagues(commands.Cog):
                 )
                 for d, rows in tables.items()
             ]
-            image = await asyncio.to_thread(lambda: png_bytes(render_tables(title, labelled)))
+            image = await asyncio.to_thread(lambda: chart_png_bytes(render_tables(title, labelled)))
         else:
             table = await service.standings(who, league.id, number)
             if not table:
@@ -526,7 +526,7 @@ class Leagues(commands.Cog):
                 f"{_(' (provisional)') if r.provisional else ''}"
                 for r in rows[:20]
             )
-            image = await asyncio.to_thread(lambda: png_bytes(render_standings(title, rows)))
+            image = await asyncio.to_thread(lambda: chart_png_bytes(render_standings(title, rows)))
         picture = present.png_file(image, "standings.png")
         await interaction.followup.send(clip(text), file=picture, allowed_mentions=NO_MENTIONS)
 

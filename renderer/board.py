@@ -774,10 +774,20 @@ def png_bytes(img: Image.Image, compress_level: int = 1) -> bytes:
     return out.getvalue()
 
 
-def png_bytes_quantized(img: Image.Image) -> bytes:
-    """The former encoder (an adaptive palette per picture), kept for the benchmark's comparison."""
+def png_bytes_adaptive(img: Image.Image) -> bytes:
+    """PNG in a palette made for this picture (the board's former encoder, kept for the benchmark's
+    comparison)."""
     out = io.BytesIO()
     img.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(
         out, format="PNG", compress_level=6
     )
+    return out.getvalue()
+
+
+def chart_png_bytes(img: Image.Image) -> bytes:
+    """PNG in true colour, for pictures that are not boards (tables, the bracket, the story): their
+    tints are in no fixed palette (the board's turned them grey) and a palette made per picture
+    shifts them; flat colours compress well all the same."""
+    out = io.BytesIO()
+    img.convert("RGB").save(out, format="PNG", compress_level=6)
     return out.getvalue()

@@ -17,7 +17,7 @@ from engine import Game, IllegalMove
 from engine.language import speaking
 from engine.record import load
 from locales import translations
-from renderer.board import png_bytes, render_board, render_turn_pieces
+from renderer.board import chart_png_bytes, png_bytes, render_board, render_turn_pieces
 from renderer.preview import render_preview
 from renderer.story import render_bag, render_story, story_title, tell
 from renderer.summary import render_final
@@ -168,7 +168,8 @@ def story_png(record: dict[str, Any], game_id: int, *, language: str = "en") -> 
     """The story of a finished game: ranking, points by category, the scores turn by turn."""
     with speaking(translations(language)):
         story = tell(record)
-        return png_bytes(render_story(story, story_title(game_id, dict(zip(story.players, story.scores, strict=True)))))
+        title = story_title(game_id, dict(zip(story.players, story.scores, strict=True)))
+        return chart_png_bytes(render_story(story, title))
 
 
 def bag_png(_record: dict[str, Any], counts: dict[str, int], title: str, *, language: str = "en") -> bytes:

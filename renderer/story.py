@@ -22,16 +22,18 @@ from renderer.tile_art import font
 WIDTH, PAD = 800, 24
 # Each category's word and colour (terrain colours, so a city reads as a city); unknown ones (an
 # expansion added later) take their event's name and a neutral grey.
+# Colours in hues that no player wears (red, blue, yellow, green, black, white): a bar's colour never
+# reads as a player's.
 CATEGORIES: dict[str, tuple[str, tuple[int, int, int]]] = {
     "city": (N_("Cities"), pal.WALL),
-    "road": (N_("Roads"), (190, 176, 140)),
-    "cloister": (N_("Cloisters"), pal.CLOISTER_ROOF),
-    "field": (N_("Farms"), pal.FIELD),
-    "castle": (N_("Castles"), pal.CASTLE_EDGE),
-    "crown": (N_("Crowns"), pal.CROWN),
-    "wheel_event": (N_("Wheel"), (140, 90, 170)),
-    "toll": (N_("Tolls"), pal.PENNANT),
-    "other": (N_("Other"), (170, 170, 170)),
+    "road": (N_("Roads"), (196, 178, 128)),
+    "cloister": (N_("Cloisters"), (199, 120, 170)),
+    "field": (N_("Farms"), (122, 128, 48)),
+    "castle": (N_("Castles"), (128, 128, 128)),
+    "crown": (N_("Crowns"), (232, 140, 40)),
+    "wheel_event": (N_("Wheel"), (40, 150, 150)),
+    "toll": (N_("Tolls"), (96, 128, 160)),
+    "other": (N_("Other"), (186, 186, 186)),
 }
 
 
@@ -43,6 +45,7 @@ class Story:
     scores: list[int]
     by_category: list[dict[str, int]] = field(default_factory=list)  # per player
     timeline: list[list[int]] = field(default_factory=list)  # the scores at the end of each turn
+    final: list[int] = field(default_factory=list)  # per player, the end-game scoring's points (in the last)
 
 
 def _points(event: dict[str, Any]) -> tuple[str, dict[str, int]] | None:
@@ -60,7 +63,7 @@ def _points(event: dict[str, Any]) -> tuple[str, dict[str, int]] | None:
 def tell(record: dict[str, Any]) -> Story:
     """Replay the record, collecting every scoring event and the scores at each turn's end."""
     game: Game = new_game(record)
-    story = Story(list(game.players), [], [{} for _ in game.players], [list(game.scores)])
+    story = Story(list(game.players), [], [{} for _ in game.players], [list(game.scores)], [0 for _ in game.players])
     index = {name: i for i, name in enumerate(game.players)}
     turn = game.turn
     for move in record.get("moves", []):
@@ -73,6 +76,8 @@ def tell(record: dict[str, Any]) -> Story:
                 if name in index and n:
                     mine = story.by_category[index[name]]
                     mine[category] = mine.get(category, 0) + n
+                    if event.get("final"):
+                        story.final[index[name]] += n
         if game.turn != turn or game.finished:
             turn = game.turn
             story.timeline.append(list(game.scores))
@@ -93,6 +98,11 @@ def points_by_category(games: list[tuple[dict[str, Any], str]]) -> dict[str, int
             for key, n in story.by_category[story.players.index(name)].items():
                 totals[key] = totals.get(key, 0) + n
     return totals
+
+
+def ranks(scores: list[int]) -> list[int]:
+    """Each player's place: tied scores share it (1, 1, 3)."""
+    return [1 + sum(1 for other in scores if other > mine) for mine in scores]
 
 
 def category_word(key: str) -> str:
@@ -119,6 +129,7 @@ def render_story(story: Story, title: str) -> Image.Image:
     by category and the same in words; a legend; the scores turn by turn."""
     big, body, small = font(34), font(28), font(24)
     ranking = sorted(range(len(story.players)), key=lambda i: (-story.scores[i], i))
+    places = ranks(story.scores)
     used = [k for k in CATEGORIES if any(k in c for c in story.by_category)]
     used += sorted({k for c in story.by_category for k in c} - set(used))
     inner = WIDTH - 2 * PAD
@@ -128,20 +139,24 @@ def render_story(story: Story, title: str) -> Image.Image:
         for i in ranking
     }  # fmt: skip
     legend = _wrap([_category(k)[0] for k in used], inner - 40 * len(used), small, "   ")
-    chart_h = 300
-    height = PAD + 50 + sum(40 + 30 + 32 * len(words[i]) + 22 for i in ranking) + 36 * max(1, len(legend)) + 24
-    height += 50 + chart_h + PAD
+    heading = _wrap(title.split(" "), inner, big, " ")  # the title whole, on as many lines as it takes
+    chart_h = 340
+    height = PAD + 44 * len(heading) + 12 + sum(40 + 30 + 32 * len(words[i]) + 22 for i in ranking)
+    height += 36 * max(1, len(legend)) + 24 + 50 + chart_h + PAD
     img = Image.new("RGB", (WIDTH, height), pal.MARGIN_BG)
     draw = ImageDraw.Draw(img)
-    draw.text((PAD, PAD), fit(title, WIDTH - 2 * PAD, big), fill=pal.MARGIN_TEXT, font=big)
-    y = PAD + 56
+    y = PAD
+    for line in heading:
+        draw.text((PAD, y), line, fill=pal.MARGIN_TEXT, font=big)
+        y += 44
+    y += 12
     best = max(1, max(story.scores))
-    for rank, i in enumerate(ranking, start=1):
+    for i in ranking:
         colour = pal.PLAYERS[i % len(pal.PLAYERS)]
         draw.rectangle([PAD, y + 6, PAD + 26, y + 32], fill=colour, outline=pal.outline_for(colour))
         total = str(story.scores[i])
         draw.text((WIDTH - PAD, y + 19), total, fill=pal.MARGIN_TEXT, font=big, anchor="rm")
-        name = fit(f"{rank}. {story.players[i]}", inner - 50 - big.getlength(total) - 20, body)
+        name = fit(f"{places[i]}. {story.players[i]}", inner - 50 - big.getlength(total) - 20, body)
         draw.text((PAD + 40, y + 19), name, fill=pal.MARGIN_TEXT, font=body, anchor="lm")
         y += 40
         x = float(PAD)
@@ -170,7 +185,8 @@ def render_story(story: Story, title: str) -> Image.Image:
     y += 36 + 24
     draw.text((PAD, y), _("Scores turn by turn"), fill=pal.MARGIN_TEXT, font=body)
     y += 44
-    _chart(draw, story, (PAD + 50, y, WIDTH - PAD, y + chart_h - 40), small)
+    names_w = int(max(small.getlength(fit(n, 120, small)) for n in story.players)) + 12
+    _chart(draw, story, (PAD + 50, y, WIDTH - PAD - names_w, y + chart_h - 80), small)
     return img
 
 
@@ -186,22 +202,51 @@ def _wrap(items: list[str], width: float, face: Any, joint: str) -> list[str]:
 
 
 def _chart(draw: ImageDraw.ImageDraw, story: Story, box: tuple[int, int, int, int], face: Any) -> None:
-    """Each player's score after each turn, a line in their colour, over light grid lines."""
+    """Each player's score after each turn, a line in their colour over light grid lines, the turns
+    along the bottom, the end-game scoring as a last step of its own (labelled), each player's name
+    at the end of their line."""
     x0, y0, x1, y1 = box
     top = max(1, max(max(t) for t in story.timeline))
-    step = next(s for s in (5, 10, 20, 25, 50, 100, 200, 500) if top / s <= 5)
+    step = next(s for s in (5, 10, 20, 25, 50, 100, 200, 500, 1000) if top / s <= 5)
     for value in range(0, top + 1, step):
         y = y1 - (y1 - y0) * value / top
         draw.line([x0, y, x1, y], fill=pal.EMPTY_CELL, width=2)
         draw.text((x0 - 8, y), str(value), fill=pal.MARGIN_TEXT, font=face, anchor="rm")
+    final = story.final if any(story.final) else None
+    # The turns' scores, then (when the end game scored) one more column: the final scoring.
+    timeline = [list(t) for t in story.timeline]
+    if final is not None:
+        timeline[-1:] = [[a - b for a, b in zip(timeline[-1], final, strict=True)], timeline[-1]]
     turns = max(1, len(story.timeline) - 1)
+    last_x = x1 - (x1 - x0) // 8 if final is not None else x1  # the final scoring's own step, wide enough to see
+
+    def at(t: float) -> float:
+        return x0 + (last_x - x0) * t / turns if t <= turns else x1
+
+    turn_step = next(s for s in (1, 2, 5, 10, 20, 25, 50, 100) if turns / s <= 8)
+    for t in range(0, turns + 1, turn_step):
+        draw.line([at(t), y1, at(t), y1 + 6], fill=pal.MARGIN_TEXT, width=2)
+        draw.text((at(t), y1 + 10), str(t), fill=pal.MARGIN_TEXT, font=face, anchor="mt")
+    draw.text(((x0 + last_x) / 2, y1 + 40), _("turn"), fill=pal.MARGIN_TEXT, font=face, anchor="mt")
+    if final is not None:
+        x = (last_x + x1) / 2
+        for dash in range(int(y0), int(y1), 12):
+            draw.line([x, dash, x, min(dash + 6, y1)], fill=pal.MARGIN_TEXT, width=1)
+        draw.text((x1, y1 + 40), _("final scoring"), fill=pal.MARGIN_TEXT, font=face, anchor="rt")
+    ends: list[tuple[float, int]] = []
     for i in range(len(story.players)):
         colour = pal.PLAYERS[i % len(pal.PLAYERS)]
-        points = [
-            (x0 + (x1 - x0) * t / turns, y1 - (y1 - y0) * scores[i] / top) for t, scores in enumerate(story.timeline)
-        ]
+        points = [(at(t), y1 - (y1 - y0) * scores[i] / top) for t, scores in enumerate(timeline)]
         draw.line(points, fill=pal.outline_for(colour), width=6, joint="curve")
         draw.line(points, fill=colour, width=4, joint="curve")
+        ends.append((points[-1][1], i))
+    # Names at the line ends, pushed apart so that none overlaps another.
+    gap = face.size + 2 if hasattr(face, "size") else 26
+    placed: list[float] = []
+    for y, i in sorted(ends):
+        y = max(y, placed[-1] + gap) if placed else y
+        placed.append(y)
+        draw.text((x1 + 8, y), fit(story.players[i], 120, face), fill=pal.MARGIN_TEXT, font=face, anchor="lm")
 
 
 def render_bag(counts: dict[str, int], title: str) -> Image.Image:

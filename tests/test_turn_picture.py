@@ -96,3 +96,47 @@ def test_the_legend_shows_castles_in_hand_only_for_who_holds_them():
     frame, _ = turn_frame(none_held, None)
     band = {c for _n, c in img.crop((0, frame.size[1], img.width, img.height)).getcolors(1 << 20)}
     assert pal.CASTLE not in band
+
+
+def test_tables_and_brackets_keep_their_tints_once_encoded():
+    """The board's fixed palette turned the promotion/relegation and winner tints grey: pictures that
+    are not boards are encoded in a palette of their own."""
+    import io
+
+    from PIL import Image
+
+    from renderer.board import chart_png_bytes
+    from renderer.standings import DOWN_BG, UP_BG, DivisionRow, render_tables
+
+    rows = [DivisionRow(i, f"P{i}", 5, 3, 1, 1, 7, 120, 1040, -12, False, zone)
+            for i, zone in enumerate(["up", None, None, "down"], start=1)]  # fmt: skip
+    encoded = Image.open(io.BytesIO(chart_png_bytes(render_tables("League · season 1", [("Division 1", rows)]))))
+    colours = {c for _n, c in encoded.convert("RGB").getcolors(1 << 20)}
+    assert UP_BG in colours and DOWN_BG in colours
+
+
+def test_the_story_shares_a_place_between_tied_players_and_keeps_the_end_game_apart():
+    from renderer.story import ranks, render_story, story_title, tell
+
+    assert ranks([61, 61, 21, 48]) == [1, 1, 4, 3]
+    game, events = _finished_base_game()
+    story = tell(game.to_json())
+    final_points = [e["points"] for e in events if e["type"] == "scored" and e.get("final")]
+    final = [sum(p.get(name, 0) for p in final_points) for name in game.players]
+    assert story.final == final and any(final)  # the farms and the unfinished features at the end
+    # A title too long for one line is written whole, on more lines: the picture grows.
+    short = render_story(story, "Game #7: Ann wins")
+    long = render_story(story, "Game #7: " + ", ".join(["Bartholomew Longname"] * 3) + " share the win")
+    assert long.height > short.height
+    assert story_title(7, {"Ann": 5, "Bob": 5}) == "Game #7: Ann, Bob share the win"
+
+
+def _finished_base_game() -> tuple[Game, list]:
+    from engine.ai import GreedyPlayer
+
+    game = Game(["Ann", "Bob"], ["base"], seed=11)
+    players = [GreedyPlayer(i) for i in range(2)]
+    events = list(game.start_events)
+    while not game.finished:
+        events += game.apply(players[game.actor].choose(game))
+    return game, events
