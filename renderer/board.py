@@ -38,7 +38,7 @@ TURN_SCALE = TURN_WIDTH / PHONE_WIDTH
 TURN_MAX_COLS, TURN_MAX_ROWS = 7, 8
 TURN_MAX_CELL = int(64 * TURN_SCALE)
 TURN_TEXT = int(20 * TURN_SCALE)  # font size; capitals are ~0.72 of it: >= 11 px at 400 wide, with room
-FOLLOWER_AT_PHONE = 16  # a follower's height in phone pixels, on the turn picture
+FOLLOWER_AT_PHONE = 18  # a follower's height in phone pixels, on the turn picture
 
 Cell = tuple[int, int]
 Region = str | tuple[int, int] | tuple[int, int, int]

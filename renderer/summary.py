@@ -140,7 +140,18 @@ def zoomed(previous: Frame | None, cells: list[Cell], canvas: Frame) -> Frame:
     min_y = (min(ys) + max(ys) + 1 - rows) // 2
     if cell == canvas.cell:  # as far out as it goes: the final board's own frame
         return canvas
-    return Frame(min_x, min_y, cols, rows, cell, canvas.margin, text=canvas.text)
+    return Frame(min_x, min_y, cols, rows, cell, canvas.margin, text=canvas.text, follower=replay_follower(cell))
+
+
+# A follower in the replay is at least this many pixels tall (about 8 px where Discord shows the
+# animation 400 px wide): on a big board's small tiles a third of a cell left a few pixels of outline.
+REPLAY_FOLLOWER_PX = 14
+
+
+def replay_follower(cell: int) -> float:
+    """A follower's size as a share of a replay cell: a third of a large tile, never under
+    REPLAY_FOLLOWER_PX, at most half a tile."""
+    return min(0.5, max(0.3, REPLAY_FOLLOWER_PX / cell))
 
 
 def replay_frame(final: Game) -> tuple[Frame, int]:
@@ -156,6 +167,7 @@ def replay_frame(final: Game) -> tuple[Frame, int]:
         extra = -(-short // frame.cell)  # whole columns, rounded up
         frame.min_x -= extra // 2
         frame.cols += extra
+    frame.follower = replay_follower(frame.cell)
     return frame, max(14, REPLAY_SIDE // 36)
 
 

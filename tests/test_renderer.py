@@ -59,7 +59,7 @@ def test_a_meeple_is_drawn_in_its_player_colour_where_it_stands():
     ox, oy = frame.origin(1, 0)
     size = frame.cell * frame.follower
     # Below the player's mark on the chest: the body, in the player's colour.
-    assert img.getpixel((int(ox + sx), int(oy + sy + 0.2 * size))) == pal.PLAYERS[0]
+    assert img.getpixel((int(ox + sx), int(oy + sy + 0.25 * size))) == pal.PLAYERS[0]
     # Bob has no follower: his colour appears nowhere.
     assert pal.PLAYERS[1] not in {c for _, c in img.getcolors(1 << 20)}
 

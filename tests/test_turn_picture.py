@@ -140,3 +140,31 @@ def _finished_base_game() -> tuple[Game, list]:
     while not game.finished:
         events += game.apply(players[game.actor].choose(game))
     return game, events
+
+
+def test_followers_stay_readable_in_the_replay_of_a_big_board():
+    from engine.ai import RandomPlayer
+    from renderer.summary import REPLAY_FOLLOWER_PX, REPLAY_SIDE, replay_frame
+
+    game = Game(["Ann", "Bob", "Cy", "Dee"], ["base", "river1", "river2", "castles"], seed=2)
+    player = RandomPlayer(3)
+    while not game.finished:
+        game.apply(player.choose(game))
+    frame, _text = replay_frame(game)
+    assert frame.cell <= 40  # a big board: small tiles at the end
+    follower = frame.cell * frame.follower
+    assert follower >= REPLAY_FOLLOWER_PX
+    assert follower * PHONE_WIDTH / REPLAY_SIDE >= 7  # px where Discord shows the animation 400 px wide
+
+
+def test_the_players_mark_on_a_turn_picture_follower_is_6_px_at_400():
+    from renderer.board import FOLLOWER_AT_PHONE
+    from renderer.figures import meeple_stamp
+
+    size = round(FOLLOWER_AT_PHONE * TURN_SCALE)
+    stamp = meeple_stamp(0, size, False).convert("RGB")
+    mark = pal.outline_for(pal.PLAYERS[0])  # the mark is drawn in the outline's colour, inside the body
+    centre_row = stamp.height // 2
+    run = [x for x in range(stamp.width) if stamp.getpixel((x, centre_row)) == mark]
+    inner = [x for x in run if abs(x - stamp.width / 2) < size * 0.2]  # not the arms' outline
+    assert (max(inner) - min(inner) + 1) * PHONE_WIDTH / (PHONE_WIDTH * TURN_SCALE) >= 6
