@@ -256,7 +256,14 @@ def render_bag(counts: dict[str, int], title: str) -> Image.Image:
     from renderer.tile_art import tile_image
 
     per_row, cell, gap = 6, 104, 20
-    kinds = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+    # A tile's drawing variants (base.U and base.U.farmhouse: the same edges and features, another
+    # decoration) are one kind to a player looking for a tile: counted together, drawn plain.
+    merged: dict[str, int] = {}
+    for tile_id, n in counts.items():
+        plain = ".".join(tile_id.split(".")[:2])
+        key = plain if plain in TILE_TYPES else tile_id
+        merged[key] = merged.get(key, 0) + n
+    kinds = sorted(merged.items(), key=lambda kv: (-kv[1], kv[0]))
     rows = (len(kinds) + per_row - 1) // per_row
     top = PAD + 56
     img = Image.new("RGB", (WIDTH, top + rows * (cell + gap + 34) + PAD), pal.MARGIN_BG)

@@ -168,3 +168,12 @@ def test_the_players_mark_on_a_turn_picture_follower_is_6_px_at_400():
     run = [x for x in range(stamp.width) if stamp.getpixel((x, centre_row)) == mark]
     inner = [x for x in run if abs(x - stamp.width / 2) < size * 0.2]  # not the arms' outline
     assert (max(inner) - min(inner) + 1) * PHONE_WIDTH / (PHONE_WIDTH * TURN_SCALE) >= 6
+
+
+def test_the_bag_picture_counts_a_tiles_drawing_variants_together():
+    from renderer.story import render_bag
+
+    apart = render_bag({"base.U": 2, "base.U.farmhouse": 1, "base.E": 3, "base.D": 1, "base.D.farmhouse": 1,
+                        "base.K": 1, "base.K.stable": 1}, "Bag")  # fmt: skip
+    together = render_bag({"base.U": 3, "base.E": 3, "base.D": 2, "base.K": 2}, "Bag")
+    assert apart.tobytes() == together.tobytes()
