@@ -8,12 +8,16 @@ from pathlib import Path
 
 from engine import Game
 from engine.ai import GreedyPlayer
-from renderer.board import label_cells, png_bytes, render_board, render_turn
+from engine.language import speaking
+from locales import translations
+from renderer.board import label_cells, png_bytes, render_board, render_turn_pieces
+from renderer.preview import render_preview
 
+# name: (sets, players, seed, turns, language); a turn picture's pieces are written as NAME-2.png...
 SAMPLES = {
-    "turn-base": (["base"], 4, 7, 30),
-    "turn-rivers": (["base", "river1", "river2", "castles", "ferries", "toll"], 3, 3, 40),
-    "turn-wheel": (["base", "wheel", "castles", "toll"], 3, 5, 30),
+    "turn-base": (["base"], 4, 7, 30, "en"),
+    "turn-rivers": (["base", "river1", "river2", "castles", "ferries", "toll"], 3, 3, 40, "en"),
+    "turn-late-fr": (["base", "river1", "river2", "castles", "ferries", "toll"], 4, 3, 60, "fr"),
 }
 BOARD = ("board-rivers", ["base", "river1", "river2", "castles", "ferries", "toll"], 3, 3, 75)
 
@@ -29,14 +33,22 @@ def played(sets: list[str], players: int, seed: int, turns: int) -> Game:
 def write_samples(folder: Path) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     out = []
-    for name, (sets, players, seed, turns) in SAMPLES.items():
+    for name, (sets, players, seed, turns, language) in SAMPLES.items():
         game = played(sets, players, seed, turns)
         question = game.question()
         assert question is not None  # the samples stop before the game ends
         cells = sorted({(o.move["x"], o.move["y"]) for o in question.options if o.move["type"] == "tile"})
-        path = folder / f"{name}.png"
-        path.write_bytes(png_bytes(render_turn(game, label_cells(cells))))
-        out.append(path)
+        with speaking(translations(language)):
+            pictures = render_turn_pieces(game, label_cells(cells))
+            for k, img in enumerate(pictures, start=1):
+                path = folder / (f"{name}.png" if k == 1 else f"{name}-{k}.png")
+                path.write_bytes(png_bytes(img))
+                out.append(path)
+            if name == "turn-base":  # the preview of the cell with the most ways to turn the tile
+                (x, y), _rots = max(game.legal_placements().items(), key=lambda kv: (len(kv[1]), kv[0]))
+                path = folder / "preview-base.png"
+                path.write_bytes(png_bytes(render_preview(game, x, y)))
+                out.append(path)
     name, sets, players, seed, turns = BOARD
     path = folder / f"{name}.png"
     path.write_bytes(png_bytes(render_board(played(sets, players, seed, turns))))
