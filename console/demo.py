@@ -7,7 +7,6 @@ picture, the record and the replay animation.
 from __future__ import annotations
 
 import json
-import os
 import random
 import sys
 from pathlib import Path
@@ -22,6 +21,7 @@ from renderer.jobs import story_png
 from renderer.summary import render_final, replay_gif
 from service import Caller, GameService, LobbyOptions, ServiceError
 from storage import Store, open_database
+from storage.database import safe_url
 
 
 class Progress:
@@ -44,16 +44,19 @@ class Progress:
 
 
 async def run_demo(
-    sets: list[str], players: int, seed: int | None, out: Path, pictures: bool = True, language: str = "en"
-) -> int:
+    sets: list[str], players: int, seed: int | None, out: Path, pictures: bool = True, language: str = "en",
+    database: str | None = None,
+) -> int:  # fmt: skip
     """A whole game of computer players, spoken and drawn in ``language`` (``--lang``); a new game
-    each run unless ``seed`` is given (the summary says which, to play it again)."""
+    each run unless ``seed`` is given (the summary says which, to play it again). Its database is
+    ``OUT/demo.db`` unless ``database`` is given: never the bot's ``DATABASE_URL`` by itself."""
     if seed is None:
         seed = random.SystemRandom().randrange(1, 10**6)
     use(translations(language))
     out.mkdir(parents=True, exist_ok=True)
-    # DATABASE_URL, when set, holds the demo's game too (a PostgreSQL host tries its database so).
-    db_path = os.environ.get("DATABASE_URL") or str(out / "demo.db")
+    for old in out.glob("board-[0-9][0-9][0-9].png"):  # a previous run's turns: this game's only
+        old.unlink()
+    db_path = database or str(out / "demo.db")
     db = await open_database(db_path)
     try:
         service = GameService(Store(db))
@@ -109,7 +112,8 @@ async def run_demo(
         made = "record.json"
         if pictures:
             made = _("record.json, final.png, story.png, replay.gif and a board-NNN.png per turn")
-        print(_("wrote {files} to {folder}/ (database: {database})").format(files=made, folder=out, database=db_path))
+        where = safe_url(db_path)
+        print(_("wrote {files} to {folder}/ (database: {database})").format(files=made, folder=out, database=where))
         print(_("replay the record: {command}").format(command=f"python -m engine.replay {out / 'record.json'}"))
         return 0
     finally:

@@ -107,7 +107,7 @@ async def test_migrate_says_what_it_did_and_refuses_a_newer_database(tmp_path, c
     conn = sqlite3.connect(path)
     conn.execute(f"PRAGMA user_version = {LATEST + 1}")
     conn.close()
-    assert await host.migrate(str(path)) == 1
+    assert await host.migrate(str(path)) == 2
     assert "newer version of the bot" in capsys.readouterr().err
     with pytest.raises(SchemaTooNew):
         await open_database(path)  # the bot refuses it at start-up too
@@ -118,7 +118,7 @@ async def test_health_checks_the_database_the_schema_and_the_clock(tmp_path):
     assert (await host.health(str(path)))[0] == 1
     await play_some(path, games=1, turns=1)
     status, lines = await host.health(str(path))
-    assert status == 0 and lines[0].startswith("database: ok (1 active games)")
+    assert status == 0 and lines[0].startswith("database: ok (1 active game)")
     status, lines = await host.health(str(path), now=datetime.now(UTC) + timedelta(minutes=3))
     assert status == 1 and "clock: not ticking" in lines[-1]
 
@@ -314,3 +314,192 @@ async def test_migrate_db_copies_every_column_of_every_kept_table(tmp_path):
     claimed = {"games": {"clock_holder", "clock_until"}}  # which process handles a due game: not data
     for table in TABLES:
         assert set(table.columns) == schema[table.name] - claimed.get(table.name, set()), table.name
+
+
+# ---------------------------------------------------------------------- one-line failures, as a host meets them
+TOKEN = base64.b64encode(b"123456789012345678").decode().rstrip("=") + ".GhIjKl.abcdefghijklmnopqrstuvwxyz0123456"
+HOLD_LOCK = """
+import sys
+from storage.database import hold_sqlite_lock
+lock = hold_sqlite_lock(sys.argv[1])
+print("held", flush=True)
+sys.stdin.read()  # held until the test closes our stdin
+"""
+
+
+def bot_py(*args: str, cwd: Path = ROOT, **settings: str) -> subprocess.CompletedProcess:
+    """``python bot.py ARGS`` as a host runs it, with only ``settings`` of the bot's own."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_", "DISCORD_", "METRICS_", "LOG_"))}
+    env.update(settings, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=str(ROOT))
+    command = [sys.executable, str(ROOT / "bot.py"), *args]
+    return subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, stdin=subprocess.DEVNULL)
+
+
+def one_line(run: subprocess.CompletedProcess, *words: str) -> str:
+    """The run failed with exit 2 and said one line holding ``words``; returns it."""
+    assert run.returncode == 2, (run.returncode, run.stdout, run.stderr)
+    assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr, run.stderr
+    for word in words:
+        assert word in run.stderr, run.stderr
+    assert "secret" not in run.stdout + run.stderr  # the password, masked everywhere
+    return run.stderr
+
+
+@pytest.mark.parametrize("url", ["mysql://x:secret@y/z", "postgressql://u:secret@h/d"])
+def test_an_unknown_database_scheme_is_refused_by_every_entry_point_not_made_a_file(tmp_path, url):
+    for args in [(), ("migrate",), ("health",), ("backup", str(tmp_path / "b.db")), ("league-rebuild",),
+                 ("demo", "--db", url, "--out", str(tmp_path / "out"))]:  # fmt: skip
+        one_line(bot_py(*args, cwd=tmp_path, DATABASE_URL=url, DISCORD_TOKEN=TOKEN), "unknown scheme")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]  # no file named after the URL
+    assert not list((tmp_path / "out").iterdir())
+
+
+def test_a_refused_postgresql_connection_is_one_line_before_discord(tmp_path):
+    import socket
+
+    with socket.socket() as free:
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    url = f"postgresql://carc:secret@127.0.0.1:{port}/carcassonne"
+    for args in [(), ("migrate",)]:
+        line = one_line(bot_py(*args, cwd=tmp_path, DATABASE_URL=url, DISCORD_TOKEN=TOKEN), "cannot reach PostgreSQL")
+        assert f"127.0.0.1:{port} (connection refused)" in line
+    health = bot_py("health", cwd=tmp_path, DATABASE_URL=url)
+    assert health.returncode == 1 and health.stdout.count("\n") == 1 and "secret" not in health.stdout
+
+
+def test_a_missing_postgresql_role_or_database_is_one_line(tmp_path, postgres):
+    base = postgres.new_database().rsplit("/", 1)[0]
+    missing_db = base + "/nowhere"
+    line = one_line(bot_py("migrate", cwd=tmp_path, DATABASE_URL=missing_db), "no database 'nowhere'", "createdb")
+    assert line.startswith("PostgreSQL")
+    nobody = base.replace("//postgres@", "//ghost:secret@") + "/postgres"
+    one_line(bot_py("migrate", cwd=tmp_path, DATABASE_URL=nobody), "'ghost'")
+    one_line(bot_py(cwd=tmp_path, DATABASE_URL=nobody, DISCORD_TOKEN=TOKEN), "'ghost'")
+
+
+async def test_an_empty_postgresql_database_is_healthy_no_and_migrate_creates_it(tmp_path, postgres):
+    url = postgres.new_database()
+    status, lines = await host.health(url)
+    assert status == 1 and lines == [f"database: empty, no schema yet at {url} (python bot.py migrate creates it)"]
+    assert await host.migrate(url) == 0
+    assert (await host.health(url))[1][1] == f"schema: current ({LATEST})"
+
+
+async def test_migrate_on_a_fresh_sqlite_host_creates_the_schema(tmp_path, capsys):
+    path = tmp_path / "data" / "fresh.db"
+    assert await host.migrate(str(path)) == 0
+    assert f"schema 0 -> {LATEST}" in capsys.readouterr().out
+    status, lines = await host.health(str(path))
+    assert lines[:2] == ["database: ok (0 active games)", f"schema: current ({LATEST})"]
+
+
+READ_ONLY = 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" "$0" && exec "$@"'
+
+
+def _can_mount_read_only(folder: Path) -> bool:
+    if shutil.which("unshare") is None:
+        return False
+    probe = ["unshare", "-m", "sh", "-c", READ_ONLY, str(folder), "true"]
+    return subprocess.run(probe, capture_output=True).returncode == 0
+
+
+def test_a_read_only_data_folder_is_one_line_for_every_command(tmp_path):
+    if not _can_mount_read_only(tmp_path):
+        pytest.skip("no private read-only mount here (unshare -m needs CAP_SYS_ADMIN)")
+    db = tmp_path / "data" / "carcassonne.db"
+    url = f"sqlite:///{db}"
+
+    def read_only(*args: str) -> subprocess.CompletedProcess:
+        """``bot.py ARGS`` with ``tmp_path`` mounted read-only for it alone."""
+        wrap = ["unshare", "-m", "sh", "-c", READ_ONLY, str(tmp_path), sys.executable, str(ROOT / "bot.py")]
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("DATABASE_", "DISCORD_", "LOG_"))}
+        env.update(DATABASE_URL=url, DISCORD_TOKEN=TOKEN, PYTHONDONTWRITEBYTECODE="1")
+        return subprocess.run([*wrap, *args], cwd=ROOT, env=env, capture_output=True, text=True,
+                              stdin=subprocess.DEVNULL)  # fmt: skip
+
+    demo = ("demo", "--out", str(tmp_path / "out"), "--no-pictures")
+    for args in [(), ("migrate",), demo, ("play", "--db", str(db))]:
+        one_line(read_only(*args), "writable")
+    one_line(read_only("backup", str(tmp_path / "b.db")), "no database at")
+    assert list(tmp_path.iterdir()) == []
+    asyncio_run_play(db)  # now there is a database: its backup into the read-only folder fails in one line
+    one_line(read_only("backup", str(tmp_path / "b.db")), "writable")
+    one_line(read_only(), "writable")  # the bot cannot write its database: it stops before Discord
+
+
+def asyncio_run_play(db: Path) -> None:
+    import asyncio
+
+    asyncio.run(play_some(db, games=1, turns=1))
+
+
+def test_a_malformed_token_newer_schema_and_bad_settings_are_one_line_before_discord(tmp_path):
+    url = f"sqlite:///{tmp_path / 'bot.db'}"
+    one_line(bot_py(DATABASE_URL=url, DISCORD_TOKEN="not-a-token"), "does not look like a bot token")
+    one_line(bot_py(DATABASE_URL=url, DISCORD_TOKEN=TOKEN, METRICS_PORT="nine"), "METRICS_PORT='nine'")
+    one_line(bot_py(DATABASE_URL=url, DISCORD_TOKEN=TOKEN, WORKER_PROCESSES="many"), "WORKER_PROCESSES")
+    one_line(bot_py(DATABASE_URL=url, DISCORD_TOKEN=TOKEN, SYNC_COMMANDS="sometimes"), "SYNC_COMMANDS")
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        one_line(bot_py(DATABASE_URL=url, DISCORD_TOKEN=TOKEN, METRICS_PORT=str(port)), f"127.0.0.1:{port}")
+    conn = sqlite3.connect(tmp_path / "bot.db")
+    conn.execute(f"PRAGMA user_version = {LATEST + 1}")
+    conn.close()
+    one_line(bot_py(DATABASE_URL=url, DISCORD_TOKEN=TOKEN), "refused:", "newer version of the bot")
+    one_line(bot_py("migrate", DATABASE_URL=url), "refused:", "newer version of the bot")
+    status = bot_py("health", DATABASE_URL=url)
+    assert status.returncode == 1 and "newer than this code's" in status.stdout and "migrate)" not in status.stdout
+
+
+def test_with_json_logs_the_fatal_error_is_json_too(tmp_path):
+    run = bot_py(DATABASE_URL="mysql://x:secret@y/z", DISCORD_TOKEN=TOKEN, LOG_FORMAT="json")
+    one_line(run)
+    said = json.loads(run.stderr)
+    assert said["level"] == "CRITICAL" and "unknown scheme 'mysql'" in said["message"]
+
+
+def test_one_process_per_sqlite_file_two_real_processes(tmp_path):
+    db = tmp_path / "bot.db"
+    holder = subprocess.Popen([sys.executable, "-c", HOLD_LOCK, str(db)], cwd=ROOT, stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        second = bot_py(DATABASE_URL=f"sqlite:///{db}", DISCORD_TOKEN=TOKEN)
+        one_line(second, f"another bot process is running on {db}", "PostgreSQL")
+        backup = tmp_path / "b.db"
+        asyncio_run_play(tmp_path / "other.db")
+        assert host.backup(str(tmp_path / "other.db"), str(backup)) == 0
+        one_line(bot_py("restore", str(backup), "--force", DATABASE_URL=str(db)), "a bot process is running")
+    finally:
+        assert holder.stdin is not None
+        holder.stdin.close()
+        holder.wait()
+    assert host.restore(str(backup), str(db)) == 0  # the first process ended: its lock went with it
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("b.db")) == ["b.db"]  # no -wal, -shm
+
+
+def test_commands_sync_when_the_tree_changed_not_at_every_start(tmp_path, monkeypatch):
+    monkeypatch.setenv("STATE_DIR", str(tmp_path))
+    monkeypatch.delenv("SYNC_COMMANDS", raising=False)
+    first = host.CommandSync(str(tmp_path / "bot.db"))
+    assert first.wanted and len(first.digest) == 64  # never synced from here: sync
+    first.done()
+    assert (tmp_path / "commands.sha256").read_text().strip() == first.digest
+    assert not host.CommandSync(str(tmp_path / "bot.db")).wanted  # the same tree: no sync
+    assert host.CommandSync(str(tmp_path / "bot.db"), forced=True).wanted  # --sync
+    (tmp_path / "commands.sha256").write_text("an older tree\n")
+    assert host.CommandSync(str(tmp_path / "bot.db")).wanted  # an upgrade changed the commands
+    first.done()
+    monkeypatch.setenv("SYNC_COMMANDS", "always")
+    assert host.CommandSync(str(tmp_path / "bot.db")).wanted
+    monkeypatch.setenv("SYNC_COMMANDS", "never")
+    (tmp_path / "commands.sha256").unlink()
+    assert not host.CommandSync(str(tmp_path / "bot.db")).wanted
+    monkeypatch.setenv("SYNC_COMMANDS", "sometimes")
+    with pytest.raises(host.HostError, match="SYNC_COMMANDS"):
+        host.CommandSync(str(tmp_path / "bot.db"))
