@@ -108,7 +108,8 @@ def run_bot(sync: bool, shards: list[int] | None = None, shard_count: int | None
             return host.fail(host.explain(exc, url) or f"cannot use {sqlite_path(url)}: {exc}")
     try:
         asyncio.run(host.check_database(url))
-        sync_state = host.CommandSync(url, sync)
+        # One process registers the commands for all: the one running shard 0 (or every shard).
+        sync_state = host.CommandSync(url, sync, leader=shards is None or 0 in shards)
     except host.HostError as exc:
         return host.fail(str(exc))
     import aiohttp
@@ -220,8 +221,13 @@ def main(argv: list[str] | None = None) -> int:
     database = database_url()  # DATABASE_URL (or the older DATABASE_PATH), else data/carcassonne.db
     p_rebuild.add_argument("--db", default=database, help="an SQLite file or a database URL (DATABASE_URL)")
     sub.add_parser("invite", help="print the invite URL with the permissions integer the bot needs")
-    for name, text in (("migrate", "apply the schema migrations"), ("health", "check the database and the clock")):
-        sub.add_parser(name, help=text).add_argument("--db", default=database, help="DATABASE_URL by default")
+    sub.add_parser("migrate", help="apply the schema migrations").add_argument(
+        "--db", default=database, help="DATABASE_URL by default"
+    )
+    p_health = sub.add_parser("health", help="check the database, the clock and the worker processes")
+    p_health.add_argument("--db", default=database, help="DATABASE_URL by default")
+    p_health.add_argument("--here", action="store_true",
+                          help="judge only this machine's bot processes (a container's health check)")  # fmt: skip
     p_move = sub.add_parser("migrate-db", help="copy the database into another (SQLite to PostgreSQL) and verify it")
     p_move.add_argument("--to", required=True, metavar="URL", help="the target, e.g. postgresql://user@host/carcassonne")
     p_move.add_argument("--db", default=database, help="the source (DATABASE_URL, else the SQLite file)")
@@ -240,6 +246,7 @@ def main(argv: list[str] | None = None) -> int:
     from console import host
 
     try:
+        host.setting_number("DATABASE_POOL", 10, low=1, high=1000)  # read by the PostgreSQL backend
         return _dispatch(args)
     except host.HostError as exc:
         return host.fail(str(exc))
@@ -316,7 +323,7 @@ def _host(args: argparse.Namespace) -> int:
         return host.backup(args.db, args.dest)
     if args.command == "restore":
         return host.restore(args.src, args.db, args.force)
-    status, lines = asyncio.run(host.health(args.db))
+    status, lines = asyncio.run(host.health(args.db, here=args.here))
     print("\n".join(lines))
     return status
 

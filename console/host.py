@@ -18,6 +18,7 @@ import logging
 import os
 import re
 import shutil
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -170,9 +171,10 @@ class CommandSync:
     the SQLite database, else in ``data/``): the first start and the first start after an upgrade
     that changed the commands sync, other starts do not (Discord rate-limits syncing, and a
     global sync takes a while to reach every client). ``always`` syncs at every start, ``never``
-    never; ``--sync`` syncs this once."""
+    never; ``--sync`` syncs this once. Of several processes, only the ``leader`` (the one running
+    shard 0) syncs by itself."""
 
-    def __init__(self, url: str, forced: bool = False) -> None:
+    def __init__(self, url: str, forced: bool = False, leader: bool = True) -> None:
         mode = os.environ.get("SYNC_COMMANDS", "auto").strip().lower() or "auto"
         aliases = {"1": "always", "true": "always", "yes": "always", "0": "never", "false": "never", "no": "never"}
         mode = aliases.get(mode, mode)
@@ -187,7 +189,8 @@ class CommandSync:
             synced = self.file.read_text().strip()
         except OSError:
             synced = ""
-        self.wanted = forced or mode == "always" or (mode == "auto" and synced != self.digest)
+        changed = mode == "always" or (mode == "auto" and synced != self.digest)
+        self.wanted = forced or (leader and changed)
 
     def done(self) -> None:
         """The commands were synced: remember which tree (a failure to write only costs a sync)."""
@@ -462,10 +465,10 @@ def _postgres_tool(name: str, args: list[str], done: str) -> int:
 
 
 # ---------------------------------------------------------------------- health
-async def health(path: str, now: datetime | None = None) -> tuple[int, list[str]]:
+async def health(path: str, now: datetime | None = None, here: bool = False) -> tuple[int, list[str]]:
     """(0 healthy | 1 not, one line per check): the database opens and answers, its schema is
     current, a bot's deadline clock beat within the last minute, and every bot process that
-    ticked has its worker processes alive."""
+    ticked (``here``: every one on this machine, a container's own) has its worker processes alive."""
     from storage.database import LATEST
 
     lines: list[str] = []
@@ -497,9 +500,12 @@ async def health(path: str, now: datetime | None = None) -> tuple[int, list[str]
     for instance, when, info in processes:
         if when is None or now - when >= ALIVE:
             continue  # a process that stopped (or restarted under another id)
+        if here and not instance.startswith(f"{socket.gethostname()[:40]}-"):
+            continue  # another machine's (another container's) process: its own check judges it
         size, alive = int(info.get("workers", 0) or 0), int(info.get("workers_alive", 0) or 0)
         restarts = int(info.get("worker_restarts", 0) or 0)
-        note = f", the pool restarted {restarts} times" if restarts else ""
+        note = ngettext(", the pool restarted once", ", the pool restarted {n} times", restarts).format(n=restarts)
+        note = note if restarts else ""
         lines.append(f"process {instance}: ticking, workers {alive}/{size} alive{note}")
         if alive < size:
             healthy = False

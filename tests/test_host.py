@@ -8,6 +8,7 @@ import json
 import logging
 import os
 import shutil
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -137,16 +138,43 @@ def test_json_logs_are_one_object_per_line_with_the_game():
     assert json.loads(formatter.format(tagged))["game"] == 7
 
 
+def _unit(name: str) -> dict[str, list[str]]:
+    """A unit file's settings, each name with its values in order."""
+    settings: dict[str, list[str]] = {}
+    for line in (ROOT / "deploy" / name).read_text().splitlines():
+        if "=" in line and not line.startswith(("#", "[")):
+            key, _, value = line.partition("=")
+            settings.setdefault(key.strip(), []).append(value.strip())
+    return settings
+
+
+def test_the_systemd_units_start_after_postgresql_and_run_one_process_or_shards():
+    from bot import main
+
+    one, shards = _unit("carcassonne.service"), _unit("carcassonne@.service")
+    for unit in (one, shards):
+        assert "postgresql.service" in unit["After"][0].split()
+        assert unit["ExecStartPre"] == ["/opt/carcassonne/.venv/bin/python bot.py migrate"]
+        assert unit["RestartPreventExitStatus"] == ["2"]  # a host's error is not retried every 10 s
+    assert one["ExecStart"] == ["/opt/carcassonne/.venv/bin/python bot.py"]
+    assert shards["ExecStart"] == ["/opt/carcassonne/.venv/bin/python bot.py --shards %i --shard-count ${SHARD_COUNT}"]
+    with pytest.raises(SystemExit) as help_shown:  # the options the template passes exist
+        main(["--shards", "0-1", "--shard-count", "4", "--help"])
+    assert help_shown.value.code == 0
+
+
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="systemd-analyze is not installed")
-def test_the_systemd_unit_verifies(tmp_path):
-    unit = (ROOT / "deploy" / "carcassonne.service").read_text()
-    unit = unit.replace("/opt/carcassonne/.venv/bin/python", sys.executable).replace("/opt/carcassonne", str(tmp_path))
-    unit = unit.replace("User=carcassonne", "User=root")
-    (tmp_path / ".env").write_text("")
-    path = tmp_path / "carcassonne.service"
-    path.write_text(unit)
-    proc = subprocess.run(["systemd-analyze", "verify", str(path)], capture_output=True, text=True)
+@pytest.mark.parametrize("unit, instance", [("carcassonne.service", "carcassonne.service"),
+                                            ("carcassonne@.service", "carcassonne@0-1.service")])  # fmt: skip
+def test_the_systemd_units_verify(tmp_path, unit, instance):
+    text = (ROOT / "deploy" / unit).read_text()
+    text = text.replace("/opt/carcassonne/.venv/bin/python", sys.executable).replace("/opt/carcassonne", str(tmp_path))
+    text = text.replace("User=carcassonne", "User=root")
+    (tmp_path / ".env").write_text("SHARD_COUNT=2\n")
+    (tmp_path / unit).write_text(text)
+    proc = subprocess.run(["systemd-analyze", "verify", str(tmp_path / instance)], capture_output=True, text=True)
     assert proc.returncode == 0, proc.stderr
+    assert unit not in proc.stderr, proc.stderr  # systemd ignores a bad line with a warning only
 
 
 def _compose_available() -> bool:
@@ -157,18 +185,84 @@ def _compose_available() -> bool:
 
 @pytest.mark.skipif(not _compose_available(), reason="the docker compose plugin is not installed")
 def test_the_compose_file_is_valid(tmp_path):
-    env = {**os.environ, "DISCORD_TOKEN": "x"}
-    if not (ROOT / ".env").exists():
-        pytest.skip("compose reads .env, which this checkout does not have")
-    proc = subprocess.run(["docker", "compose", "--profile", "sqlite", "config"], cwd=ROOT, capture_output=True,
-                          text=True, env=env)  # fmt: skip
-    assert proc.returncode == 0, proc.stderr
+    env = {**os.environ, "DISCORD_TOKEN": "x", "POSTGRES_PASSWORD": "x"}
+    shutil.copy(ROOT / ".env.example", tmp_path / ".env")  # what a host starts from
+    for profile in ("sqlite", "postgres"):
+        proc = subprocess.run(["docker", "compose", "-f", str(ROOT / "compose.yaml"), "--project-directory",
+                               str(tmp_path), "--profile", profile, "config", "--quiet"], capture_output=True,
+                              text=True, env=env)  # fmt: skip
+        assert proc.returncode == 0, proc.stderr
+    unset = {k: v for k, v in env.items() if k != "POSTGRES_PASSWORD"}
+    proc = subprocess.run(["docker", "compose", "-f", str(ROOT / "compose.yaml"), "--project-directory",
+                           str(tmp_path), "--profile", "postgres", "config", "--quiet"], capture_output=True,
+                          text=True, env=unset)  # fmt: skip
+    assert proc.returncode != 0 and "POSTGRES_PASSWORD" in proc.stderr  # no silent default password
 
 
-def test_the_dockerfile_runs_the_pinned_requirements_as_a_user_with_a_health_check():
+def test_the_compose_services_share_the_image_data_volume_and_publish_metrics():
+    yaml = pytest.importorskip("yaml")
+    from bot import main
+
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())
+    services = compose["services"]
+    assert "change-me" not in (ROOT / "compose.yaml").read_text()  # no silent default password
+    assert services["db"]["environment"]["POSTGRES_PASSWORD"].startswith("${POSTGRES_PASSWORD:?")
+    bots = {name: service for name, service in services.items() if service.get("image") == "carcassonne"}
+    assert sorted(bots) == ["bot", "shard-0", "shard-1"]
+    for name, service in bots.items():
+        settings = service["environment"]
+        assert service["build"] == "." and service["volumes"] == ["bot-data:/data"]
+        assert settings["METRICS_HOST"] == "0.0.0.0" and settings["STATE_DIR"] == "/data"
+        command = service.get("command", ["python", "bot.py"])
+        shard = int(command[command.index("--shards") + 1]) if "--shards" in command else 0
+        assert service["ports"] == [f"127.0.0.1:{9100 + shard}:{9100 + shard}"]  # METRICS_PORT + first shard
+        if name == "bot":
+            assert settings["DATABASE_URL"] == "sqlite:////data/carcassonne.db"
+        else:
+            assert settings["DATABASE_URL"].startswith("postgresql://carcassonne:${POSTGRES_PASSWORD:?")
+            assert command[-2:] == ["--shard-count", "${SHARD_COUNT:-2}"]
+            assert service["depends_on"]["db"]["condition"] == "service_healthy"
+            with pytest.raises(SystemExit) as shown:  # bot.py takes the command as written (the count set)
+                main([*[part.replace("${SHARD_COUNT:-2}", "2") for part in command[2:]], "--help"])
+            assert shown.value.code == 0
+
+
+def test_the_image_keeps_its_database_in_the_volume_and_can_back_up_postgresql():
     text = (ROOT / "Dockerfile").read_text()
     assert "pip install --no-cache-dir -r requirements.txt" in text
-    assert "USER carcassonne" in text and "HEALTHCHECK" in text and '"bot.py", "health"' in text
+    assert "USER carcassonne" in text and "HEALTHCHECK" in text and '"bot.py", "health", "--here"' in text
+    assert "DATABASE_URL=sqlite:////data/carcassonne.db" in text and 'VOLUME ["/data"]' in text
+    assert "chown carcassonne /data" in text and "DATABASE_PATH" not in text
+    assert "postgresql-client" in text and "METRICS_HOST=0.0.0.0" in text and "EXPOSE 9100" in text
+    ignored = (ROOT / ".dockerignore").read_text().split()
+    for kept_out in ("backups", ".hypothesis", "tests", "benchmarks", "docs", "data", ".env", "*.db"):
+        assert kept_out in ignored, kept_out
+    assert {"backups/", ".hypothesis/", "*.db"} <= set((ROOT / ".gitignore").read_text().split())
+
+
+def test_the_env_example_lists_every_setting_with_a_comment():
+    import re
+
+    example = (ROOT / ".env.example").read_text().splitlines()
+    listed = {}
+    for number, line in enumerate(example):
+        found = re.match(r"#? ?([A-Z][A-Z_]+)=", line)
+        if found:
+            listed[found[1]] = number
+    read = set()
+    for path in [ROOT / "bot.py", *ROOT.glob("[a-z]*/**/*.py")]:
+        if path.parts[len(ROOT.parts)] not in ("tests", "benchmarks"):
+            read |= set(re.findall(r"""environ\.get\(\s*["']([A-Z_]+)["']""", path.read_text()))
+            read |= set(re.findall(r"""setting_number\(\s*["']([A-Z_]+)["']""", path.read_text()))
+    read -= {"DATABASE_PATH"}  # the older name, still read, no longer offered
+    readme = set(re.findall(r"`([A-Z][A-Z_]{3,})[=`]", (ROOT / "README.md").read_text()))
+    assert read and read <= set(listed), read - set(listed)
+    assert readme - {"REQUIRE_POSTGRES", "TEST_DATABASE_URL", "OFF_TILE"} <= set(listed), readme - set(listed)
+    for name, number in listed.items():  # each setting (or its group) says what it is, just above it
+        above = number - 1
+        while above >= 0 and re.match(r"# ?[A-Z][A-Z_]+=", example[above]):
+            above -= 1  # a setting of the same group
+        assert above >= 0 and example[above].startswith("# "), name
 
 
 async def test_migrate_db_copies_sqlite_into_postgresql_verifies_it_and_is_safe_twice(tmp_path, postgres):
@@ -238,16 +332,20 @@ async def test_health_names_each_process_and_fails_when_one_lost_a_worker(tmp_pa
     db = await open_database(path)
     try:
         now = datetime.now(UTC)
-        await Store(db).report_instance("shard-a", now, {"workers": 2, "workers_alive": 2})
+        here = socket.gethostname()[:40]
+        await Store(db).report_instance(f"{here}-a", now, {"workers": 2, "workers_alive": 2, "worker_restarts": 2})
         await Store(db).report_instance("shard-b", now, {"workers": 2, "workers_alive": 1, "worker_restarts": 1})
         await Store(db).report_instance("gone", now - timedelta(hours=2), {"workers": 2, "workers_alive": 0})
     finally:
         await db.close()
     status, lines = await host.health(str(path))
-    assert "process shard-a: ticking, workers 2/2 alive" in lines
-    assert "process shard-b: ticking, workers 1/2 alive, the pool restarted 1 times" in lines
+    assert f"process {here}-a: ticking, workers 2/2 alive, the pool restarted 2 times" in lines
+    assert "process shard-b: ticking, workers 1/2 alive, the pool restarted once" in lines
     assert not any("gone" in line for line in lines)  # stopped long ago: not a live process
     assert status == 1  # shard-b lost a worker
+    # A container's check judges its own process: another machine's lost worker is not its failure.
+    status, lines = await host.health(str(path), here=True)
+    assert status == 0 and not any("shard-b" in line for line in lines), lines
 
 
 async def test_a_dead_worker_process_is_replaced_and_the_job_runs(tmp_path):
@@ -355,8 +453,6 @@ def test_an_unknown_database_scheme_is_refused_by_every_entry_point_not_made_a_f
 
 
 def test_a_refused_postgresql_connection_is_one_line_before_discord(tmp_path):
-    import socket
-
     with socket.socket() as free:
         free.bind(("127.0.0.1", 0))
         port = free.getsockname()[1]
@@ -440,8 +536,6 @@ def test_a_malformed_token_newer_schema_and_bad_settings_are_one_line_before_dis
     one_line(bot_py(DATABASE_URL=url, DISCORD_TOKEN=TOKEN, METRICS_PORT="nine"), "METRICS_PORT='nine'")
     one_line(bot_py(DATABASE_URL=url, DISCORD_TOKEN=TOKEN, WORKER_PROCESSES="many"), "WORKER_PROCESSES")
     one_line(bot_py(DATABASE_URL=url, DISCORD_TOKEN=TOKEN, SYNC_COMMANDS="sometimes"), "SYNC_COMMANDS")
-    import socket
-
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
@@ -494,6 +588,9 @@ def test_commands_sync_when_the_tree_changed_not_at_every_start(tmp_path, monkey
     assert host.CommandSync(str(tmp_path / "bot.db"), forced=True).wanted  # --sync
     (tmp_path / "commands.sha256").write_text("an older tree\n")
     assert host.CommandSync(str(tmp_path / "bot.db")).wanted  # an upgrade changed the commands
+    first.done()
+    (tmp_path / "commands.sha256").write_text("an older tree\n")
+    assert not host.CommandSync(str(tmp_path / "bot.db"), leader=False).wanted  # shard 0's process syncs
     first.done()
     monkeypatch.setenv("SYNC_COMMANDS", "always")
     assert host.CommandSync(str(tmp_path / "bot.db")).wanted
