@@ -27,7 +27,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from engine.language import ngettext
 from engine.record import public_record
 from storage.database import SchemaTooNew, SqliteInUse, UnknownDatabaseUrl, is_postgres, safe_url, sqlite_path
 
@@ -41,6 +40,12 @@ PERMISSIONS = {
     "read_message_history": True,
 }
 ALIVE = timedelta(minutes=1)  # a clock heartbeat this recent means a bot is running on the database
+
+
+def counted(n: int, one: str, many: str) -> str:
+    """``one`` or ``many`` for ``n`` ("1 game", "2 games"). The host's kit speaks English only:
+    its words stay out of the players' catalogues."""
+    return (one if n == 1 else many).format(n=n)
 
 
 # ---------------------------------------------------------------------- one-line failures
@@ -374,8 +379,8 @@ def backup(source: str, dest: str) -> int:
     finally:
         out.close()
         src.close()
-    counted = ngettext("{n} game", "{n} games", games).format(n=games)
-    print(f"backed up {source} to {dest}: {counted}, " + ngettext("{n} move", "{n} moves", moves).format(n=moves))
+    print(f"backed up {source} to {dest}: {counted(games, '{n} game', '{n} games')}, "
+          f"{counted(moves, '{n} move', '{n} moves')}")  # fmt: skip
     return 0
 
 
@@ -481,7 +486,7 @@ async def health(path: str, now: datetime | None = None, here: bool = False) -> 
         return 1, ["database: " + " ".join((explain(exc, path) or str(exc)).split())]
     if version == 0:
         return 1, [f"database: empty, no schema yet at {safe_url(path)} (python bot.py migrate creates it)"]
-    lines.append(ngettext("database: ok ({n} active game)", "database: ok ({n} active games)", active).format(n=active))
+    lines.append(counted(active, "database: ok ({n} active game)", "database: ok ({n} active games)"))
     if version == LATEST:
         lines.append(f"schema: current ({version})")
     elif version > LATEST:
@@ -504,7 +509,7 @@ async def health(path: str, now: datetime | None = None, here: bool = False) -> 
             continue  # another machine's (another container's) process: its own check judges it
         size, alive = int(info.get("workers", 0) or 0), int(info.get("workers_alive", 0) or 0)
         restarts = int(info.get("worker_restarts", 0) or 0)
-        note = ngettext(", the pool restarted once", ", the pool restarted {n} times", restarts).format(n=restarts)
+        note = counted(restarts, ", the pool restarted once", ", the pool restarted {n} times")
         note = note if restarts else ""
         lines.append(f"process {instance}: ticking, workers {alive}/{size} alive{note}")
         if alive < size:
