@@ -1,6 +1,7 @@
 """The offline front ends: the scripted terminal game and the demo."""
 
 import json
+import os
 import random
 import re
 import subprocess
@@ -255,3 +256,20 @@ async def test_the_demo_counts_turns_and_set_aside_tiles_from_events_and_a_secon
     second = json.loads((tmp_path / "record.json").read_text())
     turns = sum(e["type"] == "turn_ended" for e in summary(second)[0]["events"])
     assert len(list(tmp_path.glob("board-*.png"))) == turns
+
+
+async def test_the_replay_command_has_help_and_stops_quietly_when_its_reader_does(tmp_path):
+    assert await run_demo(["base"], 2, 5, tmp_path, pictures=False) == 0
+    shown = subprocess.run([sys.executable, "-m", "engine.replay", "--help"], cwd=ROOT, capture_output=True, text=True)
+    assert shown.returncode == 0 and "docs/RECORD.md" in shown.stdout and not shown.stderr
+    # `| head -c 100`: the output (a whole game's events, more than the pipe holds) is cut short.
+    fcntl = pytest.importorskip("fcntl")
+    read_end, write_end = os.pipe()
+    fcntl.fcntl(write_end, fcntl.F_SETPIPE_SZ, 4096)  # smaller than the output: the writer must wait for us
+    replay = subprocess.Popen([sys.executable, "-m", "engine.replay", str(tmp_path / "record.json")], cwd=ROOT,
+                              stdout=write_end, stderr=subprocess.PIPE)  # fmt: skip
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as reader:
+        assert reader.read(100).startswith(b'{"ok": true')
+    assert replay.stderr is not None
+    assert replay.wait() == 0 and replay.stderr.read() == b""  # no traceback
