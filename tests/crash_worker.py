@@ -70,8 +70,14 @@ class Round:
     killed: int  # processes killed in this round
 
 
-def kill_round(db: Path, seed: int, after: float, workers: int = 2) -> Round:
-    """Start ``workers`` processes over ``db``, SIGKILL them all after ``after`` seconds."""
+def kill_round(
+    db: Path, seed: int, after: float | None = None, workers: int = 2, acks_each: int | None = None
+) -> Round:
+    """Start ``workers`` processes over ``db`` and SIGKILL them all: once each has acknowledged
+    ``acks_each`` moves in at least two games (the tests: a moment set by what the workers did,
+    not by a clock racing the machine's load), or after ``after`` seconds (the benchmark)."""
+    import threading
+
     procs = [
         subprocess.Popen(
             [sys.executable, str(Path(__file__).resolve()), str(db), str(seed * 10 + i)],
@@ -80,14 +86,40 @@ def kill_round(db: Path, seed: int, after: float, workers: int = 2) -> Round:
         )
         for i in range(workers)
     ]
-    time.sleep(after)
+    if acks_each is None:
+        time.sleep(after or 1.0)
+        for proc in procs:
+            os.kill(proc.pid, signal.SIGKILL)
+        acks: list[tuple[int, int]] = []
+        for proc in procs:
+            out, _ = proc.communicate(timeout=60)
+            acks += _acks(out)
+        return Round(acks, workers)
+    outputs: list[list[str]] = [[] for _ in procs]
+    progressed = [threading.Event() for _ in procs]
+
+    def follow(proc: subprocess.Popen[str], lines: list[str], ready: threading.Event) -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.append(line)
+            got = _acks("".join(lines))
+            if len(got) >= acks_each and len({game for game, _version in got}) >= 2:
+                ready.set()  # this worker has played enough: it may be killed now
+
+    jobs = zip(procs, outputs, progressed, strict=True)
+    readers = [threading.Thread(target=follow, args=job, daemon=True) for job in jobs]
+    for reader in readers:
+        reader.start()
+    for proc, ready in zip(procs, progressed, strict=True):
+        while not ready.wait(1.0):  # never a deadline: only a worker that died early stops the wait
+            if proc.poll() is not None:
+                raise RuntimeError(f"a crash worker ended by itself (exit {proc.returncode})")
     for proc in procs:
         os.kill(proc.pid, signal.SIGKILL)
-    acks: list[tuple[int, int]] = []
-    for proc in procs:
-        out, _ = proc.communicate(timeout=60)
-        acks += _acks(out)
-    return Round(acks, workers)
+    for proc, reader in zip(procs, readers, strict=True):
+        proc.wait()
+        reader.join()  # the pipe closed with the process: every line it wrote has been read
+    return Round([ack for lines in outputs for ack in _acks("".join(lines))], workers)
 
 
 def _acks(out: str) -> list[tuple[int, int]]:
