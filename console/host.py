@@ -302,9 +302,13 @@ async def migrate_db(source: str, target: str, out: Callable[[str], None] = prin
         out(explain(exc, target) or f"cannot open {safe_url(target)}: {exc}")
         return 2
     try:
+        already = await count_rows(dst)  # a second run says what it added
         counts = await copy_database(src, dst)
-        out("copied: " + ", ".join(f"{n} {table}" for table, n in counts.items() if n))
         theirs = await count_rows(dst)
+        out("copied: " + ", ".join(
+            f"{n} {table}" + (f" ({theirs[table] - already[table]} new)" if theirs[table] - already[table] != n else "")
+            for table, n in counts.items() if n
+        ))  # fmt: skip
         differ = [f"{t}: {n} here, {theirs[t]} there" for t, n in counts.items() if theirs[t] != n]
         if differ:
             out("the target holds other rows too (was it empty?): " + "; ".join(differ))

@@ -289,6 +289,7 @@ async def test_migrate_db_copies_sqlite_into_postgresql_verifies_it_and_is_safe_
     said.clear()
     assert await host.migrate_db(str(live), target, said.append) == 0, said
     assert "verified: 4 games" in said[-1]
+    assert said[0].startswith("copied: ") and "4 games (1 new)" in said[0], said  # what this run added
     source, moved = await open_database(live), await open_database(target)
     try:
         service, before = GameService(Store(moved)), Store(source)
@@ -600,3 +601,14 @@ def test_commands_sync_when_the_tree_changed_not_at_every_start(tmp_path, monkey
     monkeypatch.setenv("SYNC_COMMANDS", "sometimes")
     with pytest.raises(host.HostError, match="SYNC_COMMANDS"):
         host.CommandSync(str(tmp_path / "bot.db"))
+
+
+def test_the_logs_leave_out_discords_voice_warnings_the_bot_has_no_voice():
+    host.setup_logging()
+    handler = logging.getLogger().handlers[0]
+    for library in ("PyNaCl", "davey"):
+        said = logging.LogRecord("discord.client", logging.WARNING, __file__, 1, f"{library} is not installed, "
+                                 "voice will NOT be supported", (), None)  # fmt: skip
+        assert not handler.filter(said)
+    kept = logging.LogRecord("discord.gateway", logging.WARNING, __file__, 1, "Shard ID 0 heartbeat blocked", (), None)
+    assert handler.filter(kept)
