@@ -1,6 +1,8 @@
 """Entry point.
 
-python bot.py              run the Discord bot (needs DISCORD_TOKEN in .env)
+python bot.py              run the Discord bot (needs DISCORD_TOKEN in .env); it checks its settings, the
+                           database and the metrics port first (each failure one line, exit 2) and
+                           registers the slash commands when they changed (SYNC_COMMANDS; --sync forces it)
 python bot.py --shards 0-1 --shard-count 4
                            run shards 0 and 1 of 4 (the other processes run the rest; PostgreSQL)
 python bot.py demo ...     computer players play a whole game offline (pictures, record, replay)
@@ -13,6 +15,7 @@ python bot.py migrate-db --to postgresql://...
 python bot.py backup DEST  a consistent copy of the database, while the bot runs
 python bot.py restore SRC  put a backup back (refused while a bot runs on the database, unless --force)
 python bot.py health       exit 0 when the database answers, its schema is current and the clock ticks
+                           (--here: only this machine's bot processes are judged, a container's own)
 """
 
 from __future__ import annotations
