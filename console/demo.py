@@ -122,8 +122,10 @@ async def run_demo(
                 else ""
             )
         )
-        for name, score in sorted(game.score_table().items(), key=lambda kv: -kv[1]):
-            print(f"  {name:<8} {score:>4}")
+        ranked = sorted(game.score_table().items(), key=lambda kv: -kv[1])
+        width = max(len(name) for name, _score in ranked)
+        for name, score in ranked:  # each with their place, tied players sharing it
+            print(f"  {1 + sum(other > score for _n, other in ranked)}. {name:<{width}} {score:>4}")
         made = "record.json"
         if pictures:
             made = _("record.json, final.png, story.png, replay.gif and a board-NNN.png per turn")

@@ -131,7 +131,9 @@ async def _play_on(service: GameService, view: TurnView, db_path: Path, pictures
         command = f"python bot.py play --resume {view.game_id} --db {db_path}"
         write(_("stopped; the game is saved: {command} goes on with it").format(command=command))
         return 0
-    table = ", ".join(f"{n} {s}" for n, s in sorted(view.scores.items(), key=lambda kv: -kv[1]))
+    ranked = sorted(view.scores.items(), key=lambda kv: -kv[1])
+    # Each with their place; tied players share it ("1. Ann 30, 1. Bob 30, 3. Cy 12").
+    table = ", ".join(f"{1 + sum(o > s for _n, o in ranked)}. {n} {s}" for n, s in ranked)
     write(_("final scores: {scores}").format(scores=table))
     if pictures:
         pictures.mkdir(parents=True, exist_ok=True)

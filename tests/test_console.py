@@ -45,7 +45,7 @@ async def test_a_scripted_console_game_plays_to_the_end(tmp_path):
     code = await run_console(["base", "toll"], ["Ann", "Bob"], 1, 3, tmp_path / "c.db", None, script.read, script.write)
     assert code == 0
     text = "\n".join(script.out)
-    assert "final scores:" in text
+    assert re.search(r"final scores: 1\. .+ \d+, [12]\. .+ \d+, [123]\. .+ \d+$", text, re.M)  # with places
     assert "name a legal cell" in text  # "Z 45", "1,1 33" and "nonsense" got an explanation
     assert "tiles left" in text and "followers left" in text
     assert "Game over" in text
@@ -249,6 +249,8 @@ async def test_the_demo_counts_turns_and_set_aside_tiles_from_events_and_a_secon
     discarded = sum(e["type"] == "tile_discarded" for e in out["events"])
     assert any(e["type"] == "plague" for e in out["events"])  # decisions that are no turns of their own
     assert f"{turns} turns, {placed} tiles placed" in said.out
+    places = re.findall(r"^  ([1-3])\. ", said.out, re.M)
+    assert len(places) == 3 and places[0] == "1"  # the final scores with each player's place
     assert ("fitted nowhere" in said.out) == (discarded > 0)
     assert "72/72 tiles drawn" in said.err  # the bag as dealt, whatever was placed from elsewhere
     assert len(list(tmp_path.glob("board-*.png"))) == turns
