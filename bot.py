@@ -1,6 +1,8 @@
 """Entry point.
 
-python bot.py              run the Discord bot (needs DISCORD_TOKEN in .env)
+python bot.py              run the Discord bot (needs DISCORD_TOKEN in .env); it checks its settings, the
+                           database and the metrics port first (each failure one line, exit 2) and
+                           registers the slash commands when they changed (SYNC_COMMANDS; --sync forces it)
 python bot.py --shards 0-1 --shard-count 4
                            run shards 0 and 1 of 4 (the other processes run the rest; PostgreSQL)
 python bot.py demo ...     computer players play a whole game offline (pictures, record, replay)
@@ -13,6 +15,7 @@ python bot.py migrate-db --to postgresql://...
 python bot.py backup DEST  a consistent copy of the database, while the bot runs
 python bot.py restore SRC  put a backup back (refused while a bot runs on the database, unless --force)
 python bot.py health       exit 0 when the database answers, its schema is current and the clock ticks
+                           (--here: only this machine's bot processes are judged, a container's own)
 """
 
 from __future__ import annotations
@@ -20,12 +23,21 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import logging
 import os
 import sys
 from pathlib import Path
 
 from locales import LANGUAGES
-from storage.database import database_url, is_postgres, sqlite_path
+from storage.database import (
+    SqliteInUse,
+    UnknownDatabaseUrl,
+    check_url,
+    database_url,
+    hold_sqlite_lock,
+    is_postgres,
+    sqlite_path,
+)
 
 
 def _load_env() -> None:
@@ -54,42 +66,85 @@ def shard_ids(text: str) -> list[int]:
 
 
 def run_bot(sync: bool, shards: list[int] | None = None, shard_count: int | None = None) -> int:
+    """Check everything that can be checked here (settings, the database, the metrics port) before
+    logging in to Discord, each failure one line and exit 2; then run the bot."""
+    from console import host
+
     if shards is not None or shard_count is not None:
         if shards is None or shard_count is None:
-            print("--shards and --shard-count go together (e.g. --shards 0-1 --shard-count 4)", file=sys.stderr)
-            return 2
+            return host.fail("--shards and --shard-count go together (e.g. --shards 0-1 --shard-count 4)")
         if shards[-1] >= shard_count:
-            print(f"shard {shards[-1]} does not exist: ids run from 0 to {shard_count - 1}", file=sys.stderr)
-            return 2
-        if not is_postgres(database_url()) and len(shards) < shard_count:
-            print(
-                "several bot processes need a shared database: set DATABASE_URL to a PostgreSQL server "
-                "(SQLite serves one process, which then runs every shard)",
-                file=sys.stderr,
-            )
-            return 2
+            return host.fail(f"shard {shards[-1]} does not exist: ids run from 0 to {shard_count - 1}")
+    try:
+        url = check_url(database_url())
+    except UnknownDatabaseUrl as exc:
+        return host.fail(str(exc))
+    if shards is not None and shard_count is not None and not is_postgres(url) and len(shards) < shard_count:
+        return host.fail(
+            "several bot processes need a shared database: set DATABASE_URL to a PostgreSQL server "
+            "(SQLite serves one process, which then runs every shard)"
+        )
     token = os.environ.get("DISCORD_TOKEN", "").strip()
     if not token:
-        print(
+        return host.fail(
             "DISCORD_TOKEN is not set: copy .env.example to .env and put your bot token there "
-            "(or export DISCORD_TOKEN). `python bot.py demo` runs without Discord.",
-            file=sys.stderr,
+            "(or export DISCORD_TOKEN). `python bot.py demo` runs without Discord."
         )
-        return 2
+    if host.application_id(token, None) is None or token.count(".") != 2:
+        return host.fail(
+            "DISCORD_TOKEN does not look like a bot token (three parts separated by dots): copy it again "
+            "from the developer portal's Bot page"
+        )
+    try:
+        workers = host.setting_number("WORKER_PROCESSES", None, low=1)
+        metrics_port = host.metrics_port(shards)
+    except host.HostError as exc:
+        return host.fail(str(exc))
+    lock = None
+    if not is_postgres(url) and url != ":memory:":
+        try:  # one process per SQLite file, for this process's whole life
+            Path(sqlite_path(url)).parent.mkdir(parents=True, exist_ok=True)
+            lock = hold_sqlite_lock(sqlite_path(url))
+        except SqliteInUse as exc:
+            return host.fail(str(exc))
+        except OSError as exc:
+            return host.fail(host.explain(exc, url) or f"cannot use {sqlite_path(url)}: {exc}")
+    try:
+        asyncio.run(host.check_database(url))
+        # One process registers the commands for all: the one running shard 0 (or every shard).
+        sync_state = host.CommandSync(url, sync, leader=shards is None or 0 in shards)
+    except host.HostError as exc:
+        return host.fail(str(exc))
+    import aiohttp
     import discord
 
     from cogs.bot import CarcBot
-    from console.host import setup_logging
 
-    setup_logging()
+    host.setup_logging()
     guild = os.environ.get("DEV_GUILD_ID", "").strip()
-    bot = CarcBot(database_url(), int(guild) if guild.isdigit() else None, sync, shard_ids=shards,
-                  shard_count=shard_count)  # fmt: skip
+    if metrics_port is not None:
+        os.environ["METRICS_PORT"] = str(metrics_port)  # this process's own (METRICS_PORT + its first shard)
+    bot = CarcBot(url, int(guild) if guild.isdigit() else None, sync_state.wanted, worker_processes=workers,
+                  shard_ids=shards, shard_count=shard_count)  # fmt: skip
+    bot.on_synced = sync_state.done
     try:
         bot.run(token, log_handler=None)
     except discord.LoginFailure:
-        print("Discord refused the token in DISCORD_TOKEN: check it in the developer portal.", file=sys.stderr)
-        return 2
+        return host.fail("Discord refused the token in DISCORD_TOKEN: check it in the developer portal's Bot page")
+    except host.HostError as exc:
+        return host.fail(str(exc))
+    except (OSError, aiohttp.ClientError) as exc:  # no network, no DNS, Discord unreachable
+        line = host.explain(exc, url)
+        return host.fail(line or f"cannot reach Discord ({exc}): check this machine's network and DNS")
+    except Exception as exc:  # a bug: its traceback, in the log's own format (JSON stays JSON)
+        line = host.explain(exc, url)
+        if line is not None:
+            return host.fail(line)
+        logging.getLogger("bot").critical("the bot stopped: %s", exc, exc_info=True)
+        return 1
+    finally:
+        if lock is not None:
+            lock.close()
     return 0
 
 
@@ -152,11 +207,13 @@ def main(argv: list[str] | None = None) -> int:
     p_demo.add_argument("--out", default="demo-out", help="folder for the database, pictures and record")
     p_demo.add_argument("--no-pictures", action="store_true", help="only the record")
     p_demo.add_argument("--lang", default="en", choices=sorted(LANGUAGES), help="language of the game: en or fr")
+    # Not DATABASE_URL: the demo never writes into the bot's database unless told to.
+    p_demo.add_argument("--db", default=None, help="the demo's database (OUT/demo.db by default)")
     p_play = sub.add_parser("play", help="play in the terminal (commands are read from stdin)")
-    p_play.add_argument("--sets", default="base")
+    p_play.add_argument("--sets", default="base", help="comma-separated sets, e.g. base,toll")
     p_play.add_argument("--humans", default="You", help="comma-separated names of the human players")
     p_play.add_argument("--ai", type=int, default=1, help="number of computer players")
-    p_play.add_argument("--seed", type=int, default=None)
+    p_play.add_argument("--seed", type=int, default=None, help="the game's seed (a new game each run by default)")
     # Not the bot's database: a terminal game never writes into the live one unless told to.
     p_play.add_argument("--db", default="data/terminal.db", help="the terminal's own database (data/terminal.db)")
     p_play.add_argument("--resume", type=int, default=None, metavar="GAME", help="go on with a game saved by quit")
@@ -165,25 +222,52 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("commands", help="print the slash command tree as JSON")
     p_rebuild = sub.add_parser("league-rebuild", help="recompute every league's ratings from its results")
     database = database_url()  # DATABASE_URL (or the older DATABASE_PATH), else data/carcassonne.db
-    p_rebuild.add_argument("--db", default=database, help="an SQLite file or a database URL")
+    p_rebuild.add_argument("--db", default=database, help="an SQLite file or a database URL (DATABASE_URL)")
     sub.add_parser("invite", help="print the invite URL with the permissions integer the bot needs")
-    for name, text in (("migrate", "apply the schema migrations"), ("health", "check the database and the clock")):
-        sub.add_parser(name, help=text).add_argument("--db", default=database)
+    sub.add_parser("migrate", help="apply the schema migrations").add_argument(
+        "--db", default=database, help="DATABASE_URL by default"
+    )
+    p_health = sub.add_parser("health", help="check the database, the clock and the worker processes")
+    p_health.add_argument("--db", default=database, help="DATABASE_URL by default")
+    p_health.add_argument("--here", action="store_true",
+                          help="judge only this machine's bot processes (a container's health check)")  # fmt: skip
     p_move = sub.add_parser("migrate-db", help="copy the database into another (SQLite to PostgreSQL) and verify it")
     p_move.add_argument("--to", required=True, metavar="URL", help="the target, e.g. postgresql://user@host/carcassonne")
     p_move.add_argument("--db", default=database, help="the source (DATABASE_URL, else the SQLite file)")
     p_backup = sub.add_parser("backup", help="a consistent copy of the database, safe while the bot runs")
-    p_backup.add_argument("dest")
-    p_backup.add_argument("--db", default=database)
+    p_backup.add_argument("dest", help="a new file (SQLite) or a pg_dump archive (PostgreSQL)")
+    p_backup.add_argument("--db", default=database, help="DATABASE_URL by default")
     p_restore = sub.add_parser("restore", help="put a backup back in place of the database")
-    p_restore.add_argument("src")
-    p_restore.add_argument("--db", default=database)
+    p_restore.add_argument("src", help="a file made by backup")
+    p_restore.add_argument("--db", default=database, help="DATABASE_URL by default")
     p_restore.add_argument("--force", action="store_true", help="even while a bot runs on the database")
     parser.add_argument("--sync", action="store_true", help="sync the slash commands with Discord at start")
     parser.add_argument("--shards", type=shard_ids, default=None, metavar="IDS",
                         help="the shards this process runs: 0-1 or 0,2 (with --shard-count; needs PostgreSQL)")
     parser.add_argument("--shard-count", type=int, default=None, metavar="N", help="the shards of all processes")
     args = parser.parse_args(argv)
+    from console import host
+
+    try:
+        host.setting_number("DATABASE_POOL", 10, low=1, high=1000)  # read by the PostgreSQL backend
+        return _dispatch(args)
+    except host.HostError as exc:
+        return host.fail(str(exc))
+    except Exception as exc:  # a host's mistake is one line; anything else is a bug, with its traceback
+        line = host.explain(exc, _database_of(args))
+        if line is None:
+            raise
+        return host.fail(line)
+
+
+def _database_of(args: argparse.Namespace) -> str:
+    """The database the command works on (what a failure names)."""
+    if args.command == "demo":
+        return str(args.db or Path(args.out) / "demo.db")
+    return str(getattr(args, "db", None) or database_url())
+
+
+def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "commands":
         import json
 
@@ -194,12 +278,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.command in ("invite", "migrate", "migrate-db", "backup", "restore", "health"):
         return _host(args)
     if args.command == "league-rebuild":
+        check_url(args.db)
         return asyncio.run(rebuild_leagues(args.db))
     if args.command == "demo":
         from console.demo import run_demo
 
         return asyncio.run(
-            run_demo(_sets(args.sets), args.players, args.seed, Path(args.out), not args.no_pictures, args.lang)
+            run_demo(_sets(args.sets), args.players, args.seed, Path(args.out), not args.no_pictures, args.lang,
+                     database=args.db)  # fmt: skip
         )
     if args.command == "play":
         from console.play import run_console
@@ -224,6 +310,10 @@ def main(argv: list[str] | None = None) -> int:
 def _host(args: argparse.Namespace) -> int:
     from console import host
 
+    for url in (getattr(args, "db", None), getattr(args, "to", None)):
+        if url:
+            check_url(url)  # a mistyped scheme is refused, never taken for a file name
+
     if args.command == "invite":
         status, text = host.invite(os.environ.get("DISCORD_TOKEN"), os.environ.get("APPLICATION_ID"))
         print(text, file=sys.stdout if status == 0 else sys.stderr)
@@ -236,7 +326,7 @@ def _host(args: argparse.Namespace) -> int:
         return host.backup(args.db, args.dest)
     if args.command == "restore":
         return host.restore(args.src, args.db, args.force)
-    status, lines = asyncio.run(host.health(args.db))
+    status, lines = asyncio.run(host.health(args.db, here=args.here))
     print("\n".join(lines))
     return status
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import Any, cast
 
 import discord
@@ -72,6 +73,7 @@ class CarcBot(commands.AutoShardedBot):
         self.workers: Workers | None = None
         self.dev_guild = dev_guild
         self.sync_on_start = sync
+        self.on_synced: Callable[[], None] | None = None  # told once the global sync succeeded
         self.service: GameService | None = None
         self.leagues: LeagueService | None = None
         self.table = Table(self)  # what every cog posts in a game's thread
@@ -103,6 +105,8 @@ class CarcBot(commands.AutoShardedBot):
         elif self.sync_on_start:
             await self.tree.sync()
             log.info("commands synced globally (they may take up to an hour to appear)")
+            if self.on_synced is not None:
+                self.on_synced()
 
     async def on_app_command_completion(self, interaction: discord.Interaction, _command: Any) -> None:
         metrics.handled(interaction, "command")

@@ -7,7 +7,6 @@ picture, the record and the replay animation.
 from __future__ import annotations
 
 import json
-import os
 import random
 import sys
 from pathlib import Path
@@ -22,21 +21,25 @@ from renderer.jobs import story_png
 from renderer.summary import render_final, replay_gif
 from service import Caller, GameService, LobbyOptions, ServiceError
 from storage import Store, open_database
+from storage.database import safe_url
 
 
 class Progress:
-    """A one-line progress bar on a terminal; a line every 10 turns otherwise."""
+    """A one-line progress bar of the tiles drawn from the bag on a terminal; a line every 10
+    tiles otherwise."""
 
     def __init__(self, total: int) -> None:
         self.total = max(1, total)
         self.tty = sys.stderr.isatty()
+        self.said = -1
 
     def show(self, done: int, text: str) -> None:
         if self.tty:
             bar = "#" * (30 * done // self.total)
             print(f"\r[{bar:<30}] {done}/{self.total} {text[:50]:<50}", end="", file=sys.stderr, flush=True)
-        elif done % 10 == 0 or done == self.total:
-            print(_("{done}/{total} tiles placed").format(done=done, total=self.total), file=sys.stderr)
+        elif (done % 10 == 0 or done == self.total) and done != self.said:
+            self.said = done
+            print(_("{done}/{total} tiles drawn").format(done=done, total=self.total), file=sys.stderr)
 
     def close(self) -> None:
         if self.tty:
@@ -44,16 +47,19 @@ class Progress:
 
 
 async def run_demo(
-    sets: list[str], players: int, seed: int | None, out: Path, pictures: bool = True, language: str = "en"
-) -> int:
+    sets: list[str], players: int, seed: int | None, out: Path, pictures: bool = True, language: str = "en",
+    database: str | None = None,
+) -> int:  # fmt: skip
     """A whole game of computer players, spoken and drawn in ``language`` (``--lang``); a new game
-    each run unless ``seed`` is given (the summary says which, to play it again)."""
+    each run unless ``seed`` is given (the summary says which, to play it again). Its database is
+    ``OUT/demo.db`` unless ``database`` is given: never the bot's ``DATABASE_URL`` by itself."""
     if seed is None:
         seed = random.SystemRandom().randrange(1, 10**6)
     use(translations(language))
     out.mkdir(parents=True, exist_ok=True)
-    # DATABASE_URL, when set, holds the demo's game too (a PostgreSQL host tries its database so).
-    db_path = os.environ.get("DATABASE_URL") or str(out / "demo.db")
+    for old in out.glob("board-[0-9][0-9][0-9].png"):  # a previous run's turns: this game's only
+        old.unlink()
+    db_path = database or str(out / "demo.db")
     db = await open_database(db_path)
     try:
         service = GameService(Store(db))
@@ -71,18 +77,22 @@ async def run_demo(
             print(_("cannot set up that game: {error}").format(error=exc), file=sys.stderr)
             return 2
         progress: Progress | None = None
-        turns = 0
+        counts = {"turn_ended": 0, "tile_placed": 0, "tile_discarded": 0}
+        board = 0  # the pictures written, one per turn
 
         def after_turn(game: Game, events: list[dict[str, Any]]) -> None:
-            nonlocal progress, turns
-            turns += 1
-            if progress is None:
-                progress = Progress(len(game.board.placements) + game.bag_left - 1)
-            placed = len(game.board.placements) - 1
-            if pictures:
-                (out / f"board-{turns:03d}.png").write_bytes(png_bytes(render_board(game)))
+            """After each stored decision (a turn, or a plague's answer): count what happened."""
+            nonlocal progress, board
+            for event in events:
+                if event["type"] in counts:
+                    counts[event["type"]] += 1
+            if progress is None:  # the bag as dealt (river tiles included; castles are played from hands)
+                progress = Progress(len(game.initial_bag))
+            if pictures and any(e["type"] == "turn_ended" for e in events):
+                board += 1
+                (out / f"board-{board:03d}.png").write_bytes(png_bytes(render_board(game)))
             line = next((e for e in events if e["type"] == "tile_placed"), None)
-            progress.show(placed, f"{line['player']}: {line['tile']}" if line else "")
+            progress.show(len(game.initial_bag) - game.bag_left, f"{line['player']}: {line['tile']}" if line else "")
 
         await service.start(host, lobby.id, autoplay=False)
         await service.run_automatic(host, lobby.id, on_turn=after_turn)
@@ -95,21 +105,32 @@ async def run_demo(
             render_final(game).save(out / "final.png")
             (out / "story.png").write_bytes(story_png(record, row.id, language=language))
             (out / "replay.gif").write_bytes(replay_gif(record))
-        placed = len(game.board.placements) - 1  # the start tile is no turn's
+        turns, placed, set_aside = counts["turn_ended"], counts["tile_placed"], counts["tile_discarded"]
         print(
             ngettext(
                 "game #{id} ({sets}, seed {seed}): {n} turn", "game #{id} ({sets}, seed {seed}): {n} turns", turns
             ).format(id=row.id, sets=", ".join(_(set_title(s)) for s in game.sets), seed=seed, n=turns)
             + ", "
             + ngettext("{n} tile placed", "{n} tiles placed", placed).format(n=placed)
-            + (_(" (a tile that fitted nowhere was set aside)") if placed < turns else "")
+            + (
+                ngettext(
+                    " ({n} tile that fitted nowhere was set aside)",
+                    " ({n} tiles that fitted nowhere were set aside)",
+                    set_aside,
+                ).format(n=set_aside)
+                if set_aside
+                else ""
+            )
         )
-        for name, score in sorted(game.score_table().items(), key=lambda kv: -kv[1]):
-            print(f"  {name:<8} {score:>4}")
+        ranked = sorted(game.score_table().items(), key=lambda kv: -kv[1])
+        width = max(len(name) for name, _score in ranked)
+        for name, score in ranked:  # each with their place, tied players sharing it
+            print(f"  {1 + sum(other > score for _n, other in ranked)}. {name:<{width}} {score:>4}")
         made = "record.json"
         if pictures:
             made = _("record.json, final.png, story.png, replay.gif and a board-NNN.png per turn")
-        print(_("wrote {files} to {folder}/ (database: {database})").format(files=made, folder=out, database=db_path))
+        where = safe_url(db_path)
+        print(_("wrote {files} to {folder}/ (database: {database})").format(files=made, folder=out, database=where))
         print(_("replay the record: {command}").format(command=f"python -m engine.replay {out / 'record.json'}"))
         return 0
     finally:

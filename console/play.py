@@ -7,14 +7,17 @@ line by line from stdin, so a game can be scripted:
                   or x,y from the list; the rotation may be left out if only one fits)
     at a choice:  its number (follower spots are numbered as on the preview),
                   or ``p`` to pass when passing is allowed; ``back`` undoes a choice
-    any time:     ``score``, ``tiles``, ``board`` (writes a picture), ``help``, ``quit``
+    any time:     ``score``, ``tiles``, ``board`` (writes a picture into the game's folder),
+                  ``hint``, ``help``, ``quit``
 """
 
 from __future__ import annotations
 
 import re
 import sys
+import textwrap
 from collections.abc import Callable
+from contextvars import ContextVar
 from pathlib import Path
 
 from engine.expansions.registry import set_title
@@ -29,10 +32,13 @@ from storage import Store, open_database
 
 HELP = N_(
     "    at a tile:    a cell and a rotation, e.g. B 90 or 1,0 90 (a cell label\n"
-    "                  or x,y from the list; the rotation may be left out if only one fits)\n"
+    "                  or x,y from the list; the rotation may be left out if only one fits);\n"
+    "                  with castles in hand, the castles are placed the same way, and a\n"
+    "                  numbered line draws a tile instead\n"
     "    at a choice:  its number (follower spots are numbered as on the preview),\n"
     "                  or p to pass when passing is allowed; back undoes a choice\n"
-    "    any time:     score, tiles, board (writes a picture), help, quit"
+    "    any time:     score, tiles, board (writes a picture), hint (what the hard\n"
+    "                  computer would play), help, quit"
 )
 # The words the terminal understands at any prompt, in every language it speaks.
 WORDS = {
@@ -40,12 +46,18 @@ WORDS = {
     "score": ("score", "scores"),
     "tiles": ("tiles", "tuiles"),
     "board": ("board", "plateau"),
+    "hint": ("hint", "indice"),
+    "back": ("back", "retour"),
     "quit": ("quit", "exit", "quitter"),
 }
 
 
 class Quit(Exception):
     pass
+
+
+# Where ``board`` writes its pictures: --pictures, else the game's own folder beside its database.
+BOARD_FOLDER: ContextVar[Path] = ContextVar("BOARD_FOLDER", default=Path("."))
 
 
 async def run_console(
@@ -68,7 +80,8 @@ async def run_console(
         users = {f"console:{name}": name for name in humans}
         host = Caller.offline(next(iter(users)) if users else "console:host")
         try:
-            opts = LobbyOptions(sets=sets, max_players=len(humans) + ai, turn_limit=0, seed=seed, language=language)
+            opts = LobbyOptions(sets=sets, max_players=len(humans) + ai, turn_limit=0, seed=seed, language=language,
+                                hints=True)  # fmt: skip
             lobby = await service.create_lobby(host, humans[0] if humans else "host", opts, seat_creator=bool(humans))
             for uid, name in list(users.items())[1:]:
                 await service.join(Caller.offline(uid), lobby.id, name)
@@ -110,6 +123,7 @@ async def _resume(game_id: int, db_path: Path, pictures: Path | None, read, writ
 
 async def _play_on(service: GameService, view: TurnView, db_path: Path, pictures: Path | None, read, write) -> int:
     """Turns until the end (or ``quit``), then the final scores and picture."""
+    BOARD_FOLDER.set(pictures or db_path.parent / f"game-{view.game_id}")
     try:
         while not view.finished:
             view = await _human_turn(service, view, read, write, pictures)
@@ -117,7 +131,9 @@ async def _play_on(service: GameService, view: TurnView, db_path: Path, pictures
         command = f"python bot.py play --resume {view.game_id} --db {db_path}"
         write(_("stopped; the game is saved: {command} goes on with it").format(command=command))
         return 0
-    table = ", ".join(f"{n} {s}" for n, s in sorted(view.scores.items(), key=lambda kv: -kv[1]))
+    ranked = sorted(view.scores.items(), key=lambda kv: -kv[1])
+    # Each with their place; tied players share it ("1. Ann 30, 1. Bob 30, 3. Cy 12").
+    table = ", ".join(f"{1 + sum(o > s for _n, o in ranked)}. {n} {s}" for n, s in ranked)
     write(_("final scores: {scores}").format(scores=table))
     if pictures:
         pictures.mkdir(parents=True, exist_ok=True)
@@ -166,12 +182,36 @@ async def _ask(prompt: str, service: GameService, view: TurnView, read, write, p
                 by_name[tile_name(tile_id)] = by_name.get(tile_name(tile_id), 0) + n
             left = sum(bag.values())
             listed = ", ".join(f"{name} x{n}" for name, n in sorted(by_name.items(), key=lambda kv: (-kv[1], kv[0])))
-            write(ngettext("{n} tile left: {tiles}", "{n} tiles left: {tiles}", left).format(n=left, tiles=listed))
+            lines = textwrap.fill(listed, 78, initial_indent="  ", subsequent_indent="  ", break_on_hyphens=False)
+            said = ngettext("{n} tile left: {tiles}", "{n} tiles left: {tiles}", left)
+            write(said.format(n=left, tiles="\n" + lines))
         elif word in WORDS["board"]:
-            path = await _picture(service, view, pictures or Path("."), "board")
+            path = await _picture(service, view, BOARD_FOLDER.get(), "board")
             write(_("board written to {path}").format(path=path))
+        elif word in WORDS["hint"]:
+            write(await _hint(service, view))
         elif word:
             return line.strip()
+
+
+async def _hint(service: GameService, view: TurnView) -> str:
+    """What the hard computer would play for the player to move, worded as on Discord."""
+    try:
+        advice = await service.hint(_player(view), view.game_id)
+    except ServiceError as exc:
+        return str(exc)
+    letters = label_cells(list(view.placements))
+    steps = []
+    for move, label in zip(advice.moves, advice.labels, strict=True):
+        if move["type"] in ("tile", "castle") and "rot" in move:  # as the cell list names it
+            label = f"{letters.get((move['x'], move['y']), '?')} {move['x']},{move['y']} {move['rot']}"
+        steps.append(label)
+    return _("Hint for game #{id}, turn {turn}: {moves}.").format(
+        id=view.game_id, turn=view.turn, moves="; ".join(steps)
+    ) + "\n" + _(
+        "You stand {now:+.0f} against the best other player (scores, and what your followers hold); "
+        "after this, the hard computer expects {expected:+.0f} two turns from now."
+    ).format(now=advice.now, expected=advice.expected)
 
 
 async def _picture(service: GameService, view: TurnView, folder: Path, name: str = "turn") -> Path:
@@ -266,7 +306,7 @@ async def _placement(service, view, ask: Ask, question: Question, moves, read, w
         write(f"  {k}. {question.options[i].label}")
     while True:
         answer = await _ask(_("{player} > cell rotation:").format(player=me), service, view, read, write, pictures)
-        if answer.lower() == "back" and ask.picks:
+        if answer.lower() in WORDS["back"] and ask.picks:
             return None
         word = answer.strip()
         if re.fullmatch(r"[0-9]{1,4}", word) and 1 <= int(word) <= len(others):
@@ -321,7 +361,7 @@ async def _choice(service, view, ask: Ask, question: Question, moves, read, writ
             .strip()
             .lower()
         )
-        if answer == "back" and ask.picks:
+        if answer in WORDS["back"] and ask.picks:
             return None
         if answer in ("p", "pass") and question.pass_label is not None:
             return len(moves) - 1

@@ -2,11 +2,13 @@
 
 Prints one JSON object. Exit 0: replayed; 1: an illegal move (moves before it
 count); 2: not a readable record (bad JSON, unknown ids, impossible setup).
+The record's format and the output's fields: docs/RECORD.md.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any
 
@@ -48,8 +50,15 @@ def _no_constant(name: str) -> Any:
 
 def main(argv: list[str] | None = None) -> int:
     """Replay the file named in ``argv``; prints one JSON object, never a traceback."""
+    args = sys.argv[1:] if argv is None else argv
+    if args and args[0] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 0
     try:
-        return _main(sys.argv[1:] if argv is None else argv)
+        return _main(args)
+    except BrokenPipeError:  # the reader stopped early (`| head`): nothing more to say to it
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # so Python's exit flush is quiet
+        return 0
     except Exception as exc:  # last resort: the output stays one JSON object
         print(json.dumps({"ok": False, "error": f"cannot replay this record ({type(exc).__name__})"}))
         return 2

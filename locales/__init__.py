@@ -10,7 +10,7 @@ is the source language and the fallback for any other.
 Extract and update the catalog after changing texts::
 
     pybabel extract -F locales/babel.cfg -o locales/messages.pot --no-location --omit-header --sort-output .
-    pybabel update -i locales/messages.pot -d locales -D messages --no-location
+    pybabel update -i locales/messages.pot -d locales -D messages --ignore-obsolete -w 120
 
 (``tests/test_i18n.py`` fails until the template is current and every message is translated.)
 """

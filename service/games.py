@@ -13,6 +13,7 @@ import functools
 import json
 import logging
 import os
+import socket
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -78,7 +79,9 @@ class GameService(Lobbies, Turns, Clock):
         self.new_seed = new_seed  # seeds of new games (tests make them predictable)
         self.limits = limits or Limits()
         self.log = GameLog(store, clock)
-        self.instance_id = uuid.uuid4().hex[:12]  # this process, for the clock's lease
+        # This process, for the clock's lease; its machine's name first, so that a container's
+        # health check (`health --here`) judges its own process, not its neighbours'.
+        self.instance_id = f"{socket.gethostname()[:40]}-{uuid.uuid4().hex[:8]}"
         self._failing: dict[int, str] = {}  # game id -> the failure the clock last reported
         self._lease_holder: str | None = None  # the other instance holding the clock, once warned
         self.active_games = 0  # as the last clock tick counted them (metrics)

@@ -16,8 +16,10 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -70,8 +72,14 @@ class Round:
     killed: int  # processes killed in this round
 
 
-def kill_round(db: Path, seed: int, after: float, workers: int = 2) -> Round:
-    """Start ``workers`` processes over ``db``, SIGKILL them all after ``after`` seconds."""
+def kill_round(
+    db: Path, seed: int, after: float | None = None, workers: int = 2, acks_each: int | None = None
+) -> Round:
+    """Start ``workers`` processes over ``db`` and SIGKILL them all: once each has acknowledged
+    ``acks_each`` moves in at least two games (the tests: a moment set by what the workers did,
+    not by a clock racing the machine's load), or after ``after`` seconds (the benchmark)."""
+    import threading
+
     procs = [
         subprocess.Popen(
             [sys.executable, str(Path(__file__).resolve()), str(db), str(seed * 10 + i)],
@@ -80,14 +88,40 @@ def kill_round(db: Path, seed: int, after: float, workers: int = 2) -> Round:
         )
         for i in range(workers)
     ]
-    time.sleep(after)
+    if acks_each is None:
+        time.sleep(after or 1.0)
+        for proc in procs:
+            os.kill(proc.pid, signal.SIGKILL)
+        acks: list[tuple[int, int]] = []
+        for proc in procs:
+            out, _ = proc.communicate(timeout=60)
+            acks += _acks(out)
+        return Round(acks, workers)
+    outputs: list[list[str]] = [[] for _ in procs]
+    progressed = [threading.Event() for _ in procs]
+
+    def follow(proc: subprocess.Popen[str], lines: list[str], ready: threading.Event) -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            lines.append(line)
+            got = _acks("".join(lines))
+            if len(got) >= acks_each and len({game for game, _version in got}) >= 2:
+                ready.set()  # this worker has played enough: it may be killed now
+
+    jobs = zip(procs, outputs, progressed, strict=True)
+    readers = [threading.Thread(target=follow, args=job, daemon=True) for job in jobs]
+    for reader in readers:
+        reader.start()
+    for proc, ready in zip(procs, progressed, strict=True):
+        while not ready.wait(1.0):  # never a deadline: only a worker that died early stops the wait
+            if proc.poll() is not None:
+                raise RuntimeError(f"a crash worker ended by itself (exit {proc.returncode})")
     for proc in procs:
         os.kill(proc.pid, signal.SIGKILL)
-    acks: list[tuple[int, int]] = []
-    for proc in procs:
-        out, _ = proc.communicate(timeout=60)
-        acks += _acks(out)
-    return Round(acks, workers)
+    for proc, reader in zip(procs, readers, strict=True):
+        proc.wait()
+        reader.join()  # the pipe closed with the process: every line it wrote has been read
+    return Round([ack for lines in outputs for ack in _acks("".join(lines))], workers)
 
 
 def _acks(out: str) -> list[tuple[int, int]]:
@@ -103,42 +137,80 @@ class Rolling:
     kill_times: list[float]
 
 
-def kill_rolling(url: str, kills: int, workers: int, rng: random.Random, tick_every: float = 0.5) -> Rolling:
+def kill_rolling(
+    url: str, kills: int, workers: int, rng: random.Random, tick_every: float = 0.5, by_progress: bool = False
+) -> Rolling:
     """``workers`` processes over one shared database (PostgreSQL), each playing and ticking the
-    clock; one of them, at random, is SIGKILLed every 0.5-2 s and replaced, ``kills`` times; then
-    all are stopped. What they acknowledged and when their clocks ticked."""
+    clock; one of them, at random, is SIGKILLed and replaced, ``kills`` times; then all are
+    stopped. What they acknowledged and when their clocks ticked.
+
+    A victim dies every 0.5-2 s (the benchmark), or, ``by_progress`` (the tests), once the
+    processes alive have acknowledged 3-10 more moves and ticked twice more since the last kill:
+    the moment follows what they did, never a clock racing the machine's load, and a clock that
+    stopped ticking after a kill shows as a wait that ends only with ``STALLED`` (60 s)."""
     import threading
 
-    outputs: list[list[str]] = []
+    lines: list[str] = []  # every process's output, in the order read
+    arrived = threading.Condition()
 
     def start(n: int) -> subprocess.Popen[str]:
         proc = subprocess.Popen(
             [sys.executable, str(Path(__file__).resolve()), url, str(n), str(tick_every)],
             stdout=subprocess.PIPE, text=True,
         )  # fmt: skip
-        lines: list[str] = []
-        outputs.append(lines)
-        threading.Thread(target=lambda: lines.extend(iter(proc.stdout.readline, "")), daemon=True).start()  # type: ignore[union-attr]
+
+        def read() -> None:
+            for line in proc.stdout:  # type: ignore[union-attr]
+                with arrived:
+                    lines.append(line)
+                    arrived.notify_all()
+
+        threading.Thread(target=read, daemon=True).start()
         return proc
+
+    def counted() -> tuple[int, int]:
+        text = "".join(lines)
+        return len(_acks(text)), sum(line.startswith("TICK ") for line in text.splitlines())
 
     seeds = iter(range(10**6))
     running = [start(next(seeds)) for _ in range(workers)]
     kill_times: list[float] = []
     for _ in range(kills):
-        time.sleep(rng.uniform(0.5, 2.0))
+        if by_progress:
+            acks, ticks = counted()
+            if not _wait(arrived, counted, (acks + rng.randrange(3, 11), ticks + 2)):
+                raise RuntimeError(f"no progress for {STALLED} s after {len(kill_times)} kills: {counted()}")
+        else:
+            time.sleep(rng.uniform(0.5, 2.0))
         victim = running.pop(rng.randrange(len(running)))
         os.kill(victim.pid, signal.SIGKILL)
         victim.wait()
         kill_times.append(time.time())
         running.append(start(next(seeds)))
-    time.sleep(1.0)
+    if by_progress:  # the last replacement joins in: the clock ticks on after the last kill
+        _wait(arrived, counted, (0, counted()[1] + 2))
+    else:
+        time.sleep(1.0)
     for proc in running:
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait()
-    time.sleep(0.2)  # the readers drain the pipes
-    text = "".join("".join(lines) for lines in outputs)
+    if not by_progress:
+        time.sleep(0.2)  # the readers drain the pipes
+    with arrived:
+        text = "".join(lines)
     ticks = sorted(float(p[1]) for p in (line.split() for line in text.splitlines()) if len(p) == 2 and p[0] == "TICK")
     return Rolling(_acks(text), kills, ticks, kill_times)
+
+
+STALLED = 60.0  # seconds without the progress a test waits for: the processes stopped playing or ticking
+
+
+def _wait(arrived: Any, counted: Callable[[], tuple[int, int]], wanted: tuple[int, int]) -> bool:
+    """Wait until ``counted()`` reaches ``wanted`` (acks, ticks), woken by each line read; False
+    after ``STALLED`` seconds without it."""
+    with arrived:
+        return bool(arrived.wait_for(lambda: all(have >= want for have, want in zip(counted(), wanted, strict=True)),
+                                     timeout=STALLED))  # fmt: skip
 
 
 @dataclass

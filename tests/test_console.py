@@ -1,6 +1,7 @@
 """The offline front ends: the scripted terminal game and the demo."""
 
 import json
+import os
 import random
 import re
 import subprocess
@@ -44,7 +45,7 @@ async def test_a_scripted_console_game_plays_to_the_end(tmp_path):
     code = await run_console(["base", "toll"], ["Ann", "Bob"], 1, 3, tmp_path / "c.db", None, script.read, script.write)
     assert code == 0
     text = "\n".join(script.out)
-    assert "final scores:" in text
+    assert re.search(r"final scores: 1\. .+ \d+, [12]\. .+ \d+, [123]\. .+ \d+$", text, re.M)  # with places
     assert "name a legal cell" in text  # "Z 45", "1,1 33" and "nonsense" got an explanation
     assert "tiles left" in text and "followers left" in text
     assert "Game over" in text
@@ -208,3 +209,69 @@ def test_the_terminal_tells_two_castles_on_one_cell_apart():
     assert _tile_pick("A 0 rieneck", moves, by_cell, labels) == 1
     assert _tile_pick("1 0 0 eltz", moves, by_cell, labels) == 0
     assert _tile_pick("A 90", moves, by_cell, labels) == 2  # only one castle turned so
+
+
+async def test_the_terminal_gives_hints_wraps_the_bag_and_writes_boards_into_the_games_folder(tmp_path):
+    script = Script(extra=["hint", "tiles", "board", "quit"])
+    code = await run_console(["base"], ["Ann"], 1, 3, tmp_path / "t.db", None, script.read, script.write)
+    assert code == 0
+    text = "\n".join(script.out)
+    hint = next(line for line in script.out if re.match(r"Hint for game #1, turn \d+: ", line))
+    assert re.search(r": [A-Z] -?\d+,-?\d+ \d+", hint) and "two turns from now" in text
+    bag = next(line for line in script.out if "tiles left:" in line)
+    assert bag.count("\n") >= 3 and max(len(part) for part in bag.splitlines()) <= 78  # wrapped, not one line
+    boards = list((tmp_path / "game-1").glob("*board.png"))
+    assert len(boards) == 1 and f"board written to {boards[0]}" in text
+    assert not list(Path(".").glob("game-1-turn-*"))  # nothing in the current folder
+
+
+async def test_the_french_terminal_goes_back_with_retour(tmp_path):
+    out: list[str] = []
+    answers = iter(["aide", "A", "retour", "quitter"])  # at the first prompts, whatever they ask
+    code = await run_console(["base"], ["Ann"], 1, 3, tmp_path / "t.db", None, lambda: next(answers, None), out.append,
+                             language="fr")  # fmt: skip
+    assert code == 0
+    text = "\n".join(out)
+    assert "retour annule un choix" in text and "indice" in text
+    asked = [line for line in out if line.startswith("Ann >")]
+    assert asked[-1] == asked[-3] and asked[-2] != asked[-1]  # "retour" went back to the placement's question
+
+
+async def test_the_demo_counts_turns_and_set_aside_tiles_from_events_and_a_second_run_replaces_pictures(
+    tmp_path, capsys
+):
+    assert await run_demo(["wheel"], 3, 3, tmp_path, pictures=True) == 0
+    said = capsys.readouterr()
+    record = json.loads((tmp_path / "record.json").read_text())
+    out, _status = summary(record)
+    turns = sum(e["type"] == "turn_ended" for e in out["events"])
+    placed = sum(e["type"] == "tile_placed" for e in out["events"])
+    discarded = sum(e["type"] == "tile_discarded" for e in out["events"])
+    assert any(e["type"] == "plague" for e in out["events"])  # decisions that are no turns of their own
+    assert f"{turns} turns, {placed} tiles placed" in said.out
+    places = re.findall(r"^  ([1-3])\. ", said.out, re.M)
+    assert len(places) == 3 and places[0] == "1"  # the final scores with each player's place
+    assert ("fitted nowhere" in said.out) == (discarded > 0)
+    assert "72/72 tiles drawn" in said.err  # the bag as dealt, whatever was placed from elsewhere
+    assert len(list(tmp_path.glob("board-*.png"))) == turns
+    assert await run_demo(["base"], 2, 5, tmp_path, pictures=True) == 0  # a shorter game into the same folder
+    second = json.loads((tmp_path / "record.json").read_text())
+    turns = sum(e["type"] == "turn_ended" for e in summary(second)[0]["events"])
+    assert len(list(tmp_path.glob("board-*.png"))) == turns
+
+
+async def test_the_replay_command_has_help_and_stops_quietly_when_its_reader_does(tmp_path):
+    assert await run_demo(["base"], 2, 5, tmp_path, pictures=False) == 0
+    shown = subprocess.run([sys.executable, "-m", "engine.replay", "--help"], cwd=ROOT, capture_output=True, text=True)
+    assert shown.returncode == 0 and "docs/RECORD.md" in shown.stdout and not shown.stderr
+    # `| head -c 100`: the output (a whole game's events, more than the pipe holds) is cut short.
+    fcntl = pytest.importorskip("fcntl")
+    read_end, write_end = os.pipe()
+    fcntl.fcntl(write_end, fcntl.F_SETPIPE_SZ, 4096)  # smaller than the output: the writer must wait for us
+    replay = subprocess.Popen([sys.executable, "-m", "engine.replay", str(tmp_path / "record.json")], cwd=ROOT,
+                              stdout=write_end, stderr=subprocess.PIPE)  # fmt: skip
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as reader:
+        assert reader.read(100).startswith(b'{"ok": true')
+    assert replay.stderr is not None
+    assert replay.wait() == 0 and replay.stderr.read() == b""  # no traceback

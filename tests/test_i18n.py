@@ -267,3 +267,22 @@ async def test_the_lobby_language_menu_switches_the_game_to_french(tmp_path):
         thread = h.fake.threads_from[int(lobby["id"])]
         assert any("**Tour 1**" in m["content"] for m in h.messages_in(thread))
         clean(h)
+
+
+def test_the_documented_catalogue_update_runs_with_the_pinned_babel(tmp_path):
+    """locales/__init__.py's `pybabel update` line, on a copy: it runs and keeps every translation."""
+    import shutil
+    import subprocess
+    import sys
+
+    import locales
+
+    command = next(line.split() for line in (locales.__doc__ or "").splitlines() if "pybabel update" in line)
+    shutil.copytree(Path(locales.__file__).parent, tmp_path / "locales", ignore=shutil.ignore_patterns("__pycache__"))
+    pybabel = Path(sys.executable).with_name("pybabel")
+    run = subprocess.run([str(pybabel), *command[1:]], cwd=tmp_path, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    body = (tmp_path / po_path("fr").relative_to(po_path("fr").parents[3])).read_text()
+    before = po_path("fr").read_text()
+    strip = re.compile(r'^"POT-Creation-Date.*$', re.M)
+    assert strip.sub("", body).count("msgstr") == strip.sub("", before).count("msgstr")

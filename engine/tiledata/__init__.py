@@ -1,4 +1,4 @@
-"""The base game's tiles (``base.py``) and the notation's helpers (../shared/docs/TILES.md); each
+"""The base game's tiles (``base.py``) and the notation's helpers (docs/TILES.md); each
 expansion's tiles live in its package (``engine/expansions/<name>/tiles.py``).
 
 Each tile module lists ``(id, count, edges, features)`` rows in the TILES.md notation;
