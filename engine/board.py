@@ -187,6 +187,18 @@ class Board:
         cells = self.cells
         return sum(1 for c in self.surroundings(node) if c in cells)
 
+    def feature_marks(self, node: int) -> dict[str, int]:
+        """The segment marks of the feature containing ``node`` (TILES.md: ``road{S} inn``), each with
+        how many of its segments carry it: counted when asked (an expansion's scoring asks), like the
+        pennants of the joined feature."""
+        out: dict[str, int] = {}
+        placements, node_place = self.placements, self.node_place
+        for n in self.members(node):
+            p = placements[node_place[n]]
+            for mark in p.tile.segments[n - p.first_node].marks:
+                out[mark] = out.get(mark, 0) + 1
+        return out
+
     def cities_of_field(self, node: int) -> set[int]:
         """Roots of the cities a field touches."""
         out = set()
