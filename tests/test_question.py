@@ -21,6 +21,9 @@ FAMILIES = [
     ["base", "river1", "river2", "castles", "ferries", "toll"],
     ["base", "wheel", "castles", "ferries", "toll"],
     ["wheel"],
+    ["base", "inns"],
+    ["base", "river1", "river2", "inns", "castles", "ferries", "toll"],
+    ["wheel", "inns"],
 ]
 # Internal ids players must never read: tile ids, step names, half-edge names, raw joins.
 INTERNAL = re.compile(

@@ -17,6 +17,7 @@ FAMILIES = [
     ["base"],
     ["base", "river1", "river2", "castles", "ferries", "toll"],
     ["base", "wheel", "castles", "ferries", "toll"],
+    ["base", "river2", "inns", "castles"],
 ]
 
 
