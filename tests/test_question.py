@@ -12,9 +12,9 @@ import pytest
 from engine import Game
 from engine.catalog import SET_TILES
 from engine.expansions import Expansion, Step
-from engine.expansions.registry import register, unregister
+from engine.expansions.registry import event_shapes, register, unregister
 from engine.game import QUIET_EVENTS, describe
-from engine.moves import EVENT_TYPES, MOVE_TYPES, IllegalMove
+from engine.moves import MOVE_TYPES, IllegalMove
 
 FAMILIES = [
     ["base"],
@@ -24,6 +24,9 @@ FAMILIES = [
     ["base", "inns"],
     ["base", "river1", "river2", "inns", "castles", "ferries", "toll"],
     ["wheel", "inns"],
+    ["base", "traders"],
+    ["base", "river1", "river2", "inns", "traders", "castles", "ferries", "toll"],
+    ["wheel", "traders", "castles", "ferries", "toll"],
 ]
 # Internal ids players must never read: tile ids, step names, half-edge names, raw joins.
 INTERNAL = re.compile(
@@ -55,7 +58,7 @@ def test_random_games_word_every_question_option_and_event(sets: list[str], play
     kinds: set[str] = set()
     while True:
         for event in events:
-            check_shape(event, EVENT_TYPES)
+            check_shape(event, event_shapes())
             assert_words(describe(event))
             kinds.add(event["type"])
         if game.finished:

@@ -18,6 +18,7 @@ FAMILIES = [
     ["base", "river1", "river2", "castles", "ferries", "toll"],
     ["base", "wheel", "castles", "ferries", "toll"],
     ["base", "river2", "inns", "castles"],
+    ["base", "traders", "inns", "ferries", "toll"],
 ]
 
 

@@ -71,6 +71,9 @@ class Expansion:
     options: tuple[str, ...] = ()
     #: event types this expansion emits (and words in ``describe``)
     event_types: tuple[str, ...] = ()
+    #: the TypedDict declaring each of its own event types' fields (as engine.moves.EVENT_TYPES does
+    #: for the core's and the older sets'): ``registry.event_shapes`` collects them
+    event_shapes: dict[str, type] = {}
     #: its own kinds of "scored" features -> what they are called in a scoring line (a message to
     #: translate, e.g. N_("the crown spaces of the wheel"))
     scored_features: dict[str, str] = {}

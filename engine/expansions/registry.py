@@ -79,6 +79,16 @@ def figure_kind(name: str) -> FigureKind | None:
     return next((k for cls in _every_expansion() for k in cls.figure_kinds if k.name == name), None)
 
 
+def event_shapes() -> dict[str, type]:
+    """Every event type's declaration: the core's (engine.moves.EVENT_TYPES) and each expansion's."""
+    from engine.moves import EVENT_TYPES
+
+    out = dict(EVENT_TYPES)
+    for cls in _every_expansion():
+        out.update(cls.event_shapes)
+    return out
+
+
 def event_owner(event_type: str) -> type[Expansion] | None:
     """The expansion that emits (and words) an event type, if any."""
     return next((cls for cls in _every_expansion() if event_type in cls.event_types), None)

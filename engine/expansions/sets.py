@@ -13,4 +13,5 @@ BUILT_IN: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "wheel": ("wheel", "Wheel", ("START_TILES", "PLAIN_TILES", "ICON_TILES")),
     "toll": ("toll", "Tollkeepers", ("TILES",)),
     "inns": ("inns", "Inns", ("TILES",)),
+    "traders": ("traders", "Traders", ("TILES",)),
 }
