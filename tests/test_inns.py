@@ -189,3 +189,15 @@ def test_the_storm_counts_a_big_follower_in_supply_once() -> None:
     events: list = []
     Wheel()._event(game, "storm", events)
     assert events[-1]["points"] == {"Ann": 8, "Bob": 8}  # 7 followers + the big one
+
+
+def test_with_castles_the_castle_bonus_comes_after_the_inn() -> None:
+    """Ann's thief on the road from her castle (konradsheim at (1, 0): a road stub west) through the
+    start tile and an inn to a cloister: 4 cells x 2 for the inn, then +3 for the castle."""
+    game = Game(["Ann", "Bob"], ["base", "castles", "inns"], pool=["inns.inn_straight", "base.A"],
+                castles={"Ann": ["castles.konradsheim"], "Bob": []})  # fmt: skip
+    events = game.apply({"type": "castle", "castle": "castles.konradsheim", "x": 1, "y": 0, "rot": 0})
+    events += game.apply(meeple("road:W"))
+    events += game.apply(tile(-1, 0)) + game.apply(PASS)  # Bob's inn
+    events += game.apply(tile(-2, 0, 270)) + game.apply(PASS)  # Ann closes it (her hand is empty: no draw move)
+    assert scored(events, final=False) == [("road", {"Ann": 11})]

@@ -15,19 +15,10 @@ from engine.expansions import Expansion, Step
 from engine.expansions.registry import event_shapes, register, unregister
 from engine.game import QUIET_EVENTS, describe
 from engine.moves import MOVE_TYPES, IllegalMove
+from tests.families import EACH
+from tests.families import FAMILIES as ALL_FAMILIES
 
-FAMILIES = [
-    ["base"],
-    ["base", "river1", "river2", "castles", "ferries", "toll"],
-    ["base", "wheel", "castles", "ferries", "toll"],
-    ["wheel"],
-    ["base", "inns"],
-    ["base", "river1", "river2", "inns", "castles", "ferries", "toll"],
-    ["wheel", "inns"],
-    ["base", "traders"],
-    ["base", "river1", "river2", "inns", "traders", "castles", "ferries", "toll"],
-    ["wheel", "traders", "castles", "ferries", "toll"],
-]
+FAMILIES = [*ALL_FAMILIES, ["wheel"], ["wheel", "inns", "traders"], *EACH]
 # Internal ids players must never read: tile ids, step names, half-edge names, raw joins.
 INTERNAL = re.compile(
     r"\b(?:" + "|".join(SET_TILES) + r")\.[A-Za-z_]+|\bferry_move\b"

@@ -174,3 +174,16 @@ def test_the_river_ii_pigsty_is_a_pig_for_every_scorer_with_traders(sets: list[s
     root = board.find(pasture)
     assert game.feature_value(root, final=True) == expected
     assert game.feature_value(root, final=True, player=1) == expected  # never more than 4
+
+
+def test_a_castle_joining_the_builder_s_road_gives_the_extra_tile() -> None:
+    """Placing a castle is placing a tile: konradsheim's west road stub extends Ann's builder's road."""
+    game = Game(["Ann", "Bob"], ["base", "castles", "traders"], pool=["base.U"] * 6,
+                castles={"Ann": ["castles.konradsheim"], "Bob": []})  # fmt: skip
+    draw = {"type": "draw"}
+    for move in [draw, *BUILDER_MOVES[:2], *BUILDER_MOVES[2:4], draw, *BUILDER_MOVES[4:8]]:
+        game.apply(move)
+    events = game.apply({"type": "castle", "castle": "castles.konradsheim", "x": 3, "y": 0, "rot": 0})
+    events += game.apply(PASS)
+    assert {"type": "extra_turn", "player": "Ann"} in events
+    assert game.player_name == "Ann"
