@@ -178,7 +178,7 @@ def _holdings(game: Game) -> list[float]:
             continue
         kind = kinds[root]
         share = CITY_SHARE if kind == "city" else FIELD_SHARE if kind == "field" else OTHER_SHARE
-        points = game.feature_points(root, True) * share
+        points = game.feature_value(root, True) * share
         for p in winners:
             out[p] += points
     left = game.bag_left / max(1, len(game.bag))

@@ -25,7 +25,7 @@ from engine.words import DIRECTION_WORDS, direction
 NEIGHBOURS8 = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
 AREA_KINDS = ("cloister", "castle")
 Cell = tuple[int, int]
-Follower = tuple[int, int]  # (player index, node the figure stands on)
+Follower = tuple  # (player index, node the figure stands on[, its kind unless a plain follower])
 #: A board cell: (which placement covers it, that placement's first node, the cell's CellInfo);
 #: a plain tuple for the placement loop (see engine.tiles on CellInfo)
 PlacedCell = tuple[int, int, CellInfo]
@@ -187,6 +187,18 @@ class Board:
         cells = self.cells
         return sum(1 for c in self.surroundings(node) if c in cells)
 
+    def feature_marks(self, node: int) -> dict[str, int]:
+        """The segment marks of the feature containing ``node`` (TILES.md: ``road{S} inn``), each with
+        how many of its segments carry it: counted when asked (an expansion's scoring asks), like the
+        pennants of the joined feature."""
+        out: dict[str, int] = {}
+        placements, node_place = self.placements, self.node_place
+        for n in self.members(node):
+            p = placements[node_place[n]]
+            for mark in p.tile.segments[n - p.first_node].marks:
+                out[mark] = out.get(mark, 0) + 1
+        return out
+
     def cities_of_field(self, node: int) -> set[int]:
         """Roots of the cities a field touches."""
         out = set()
@@ -201,16 +213,23 @@ class Board:
         return range(p.first_node, p.first_node + len(p.tile.segments))
 
     # ------------------------------------------------------------------ followers
-    def add_follower(self, player: int, node: int) -> None:
+    def add_follower(self, player: int, node: int, kind: str = "follower") -> None:
+        """Put a figure on a node: a plain follower is kept as (player, node), another kind as
+        (player, node, kind) (engine.figures)."""
         root = self.find(node)
-        self.followers[root] = (self.followers[root] or []) + [(player, node)]
+        figure = (player, node) if kind == "follower" else (player, node, kind)
+        self.followers[root] = (self.followers[root] or []) + [figure]
         if self.kind[node] in AREA_KINDS and node not in self.watched:
             self.watched[node] = {c for c in self.surroundings(node) if c not in self.cells}
 
     def remove_follower(self, player: int, node: int) -> None:
-        root = self.find(node)
+        self.remove_figure((player, node))
+
+    def remove_figure(self, figure: tuple) -> None:
+        """Take one figure (as ``followers`` holds it) off the board."""
+        root = self.find(figure[1])
         rest = list(self.followers[root] or [])
-        rest.remove((player, node))
+        rest.remove(figure)
         self.followers[root] = rest or None
         if not rest:
             self.watched.pop(root, None)
@@ -461,8 +480,8 @@ class Board:
             old.update(self.members(n))
         standing: dict[int, list[Follower]] = {}
         for r in {self.find(m) for m in old}:
-            for player, at in self.followers[r] or []:
-                standing.setdefault(at, []).append((player, at))
+            for figure in self.followers[r] or []:
+                standing.setdefault(figure[1], []).append(figure)
         for n in old:
             seg = self.segment_of(n)
             self.parent[n] = n

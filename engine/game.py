@@ -21,14 +21,22 @@ from typing import Any
 from engine.board import AREA_KINDS, Board
 from engine.catalog import BASE_START, SET_TILES, TILE_TYPES, expand, tile_set
 from engine.expansions import HOOKS, Expansion, overridden
-from engine.expansions.registry import EXPANSIONS, event_owner, expansion_classes, figure_owner, scored_feature_word
+from engine.expansions.registry import (
+    EXPANSIONS,
+    event_owner,
+    expansion_classes,
+    figure_kind,
+    figure_owner,
+    scored_feature_word,
+)
+from engine.figures import FOLLOWER, Figure, FigureKind, kind_of
 from engine.language import N_, _, ngettext, sentence
 from engine.moves import BadSetup, BoardFigure, Event, HeldItem, IllegalMove, Move, Option, Question
 from engine.steps import ASKS, DONE, GAME_OVER, FigureOption, Step
 from engine.tiles import TileType
 from engine.words import cell, feature_phrase, feature_word, names, role, tile_name
 
-FOLLOWERS = 7
+FOLLOWERS = FOLLOWER.per_player
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 BASE_SET = "base"  # the core game's own tiles
 #: kinds of feature a follower may stand on (never a river)
@@ -214,24 +222,60 @@ class PlaceFigure(Step):
                 return ASKS
         return ASKS if self.asks(game) else DONE
 
+    @staticmethod
+    def kind_targets(game: Game, kind: FigureKind) -> dict[int, tuple[int, str]]:
+        """node -> (cell index, target) where the current player may put a figure of ``kind`` (not
+        the plain follower) on the tile placed this turn: on a free feature, or one already holding
+        one of their followers if the kind joins its owner's (a builder, a pig)."""
+        player = game.current
+        if game.placement is None or game.in_hand(player, kind.name) == 0:
+            return {}
+        board = game.board
+        p = board.placements[game.placement]
+        canonical = p.tile.rotations[p.rot // 90].canonical
+        kinds, followers, first = board.kind, board.followers, p.first_node
+        out: dict[int, tuple[int, str]] = {}
+        for si, target in enumerate(canonical):
+            n = first + si
+            if kinds[n] not in kind.stands_on:
+                continue
+            standing = followers[board.find(n)]
+            if kind.joins_own:
+                ok = bool(standing) and any(
+                    f[0] == player and game.figure_kinds[kind_of(f)].follower for f in standing or ()
+                )
+            else:
+                ok = not standing
+            if ok:
+                out[n] = target
+        return out
+
     def asks(self, game: Game) -> bool:
         if game.placement is None or game._figure_blocked:
             return False
         if game._figure_options:
+            return True
+        if game._extra_kinds and any(self.kind_targets(game, k) for k in game._extra_kinds):
             return True
         extras = game._figure_extras
         return bool(extras) and any(o.moves(game) for o in extras)
 
     def _tile_moves(self, game: Game) -> list[Move]:
         moves: list[Move] = []
-        if game._figure_options:
-            p = game.board.placements[game.placement]  # type: ignore[index]
-            rt = p.tile.rotations[p.rot // 90]
-            for ci, at in game._figure_options.values():
+        if game.placement is None:
+            return moves
+        p = game.board.placements[game.placement]
+        rt = p.tile.rotations[p.rot // 90]
+        targets: list[tuple[str, dict[int, tuple[int, str]]]] = [("follower", game._figure_options)]
+        targets += [(k.name, self.kind_targets(game, k)) for k in game._extra_kinds]
+        for name, options in targets:
+            for ci, at in options.values():
                 move: Move = {"type": "meeple", "at": at}
                 if ci:
                     dx, dy = rt.offsets[ci]
                     move["x"], move["y"] = p.x + dx, p.y + dy
+                if name != "follower":
+                    move["figure"] = name
                 moves.append(move)
         return moves
 
@@ -267,6 +311,11 @@ class PlaceFigure(Step):
         node = game._target_node(move)
         p = game.board.placement_of(node)
         where = feature_phrase(p.tile, p.rot, node - p.first_node)
+        kind = game.figure_kinds.get(move.get("figure", "follower"))
+        if kind is not None and kind.name != "follower":
+            if "x" in move and p.tile.multi_cell:
+                where = _("{feature} at {cell}").format(feature=where, cell=cell(move["x"], move["y"]))
+            return _(kind.option).format(role=role(game.board.kind[node]), feature=where)
         if "x" in move and p.tile.multi_cell:
             return _("{role} on {feature} at {cell}").format(
                 role=role(game.board.kind[node]), feature=where, cell=cell(move["x"], move["y"])
@@ -282,6 +331,10 @@ class PlaceFigure(Step):
             return
         if move["type"] != "meeple":
             raise IllegalMove(game._wrong_step(move["type"]))
+        figure = move.get("figure", "follower")
+        if figure != "follower":
+            self._check_kind(game, move, figure)
+            return
         node = game._target_node(move)
         if node not in game._figure_options:
             if game.supply[game.current] == 0:
@@ -289,10 +342,38 @@ class PlaceFigure(Step):
             raise IllegalMove(_("{place} already has a follower on its feature").format(place=str(move.get("at"))[:40]))
         game.scratch[_CHECKED_FOLLOWER] = (move, node)  # play() follows with the same move: no second look-up
 
+    def _check_kind(self, game: Game, move: Move, figure: Any) -> None:
+        kind = game.figure_kinds.get(figure) if isinstance(figure, str) else None
+        if kind is None:
+            raise IllegalMove(
+                _("this game has no figure {figure!r}; it has {kinds}").format(
+                    figure=str(figure)[:40], kinds=", ".join(game.figure_kinds)
+                )
+            )
+        node = game._target_node(move)
+        if node in self.kind_targets(game, kind):
+            return
+        noun = _(kind.noun)
+        if game.in_hand(game.current, kind.name) == 0:
+            raise IllegalMove(_("you have no {figure} left in your supply").format(figure=noun))
+        if game.board.kind[node] not in kind.stands_on:
+            raise IllegalMove(
+                _("a {figure} may not stand on {feature}").format(
+                    figure=noun, feature=feature_word(game.board.kind[node])
+                )
+            )
+        if kind.joins_own:
+            raise IllegalMove(
+                _("a {figure} joins a feature that already holds one of your followers").format(figure=noun)
+            )
+        raise IllegalMove(_("{place} already has a follower on its feature").format(place=str(move.get("at"))[:40]))
+
     def play(self, game: Game, move: Move, events: list[Event]) -> bool:
         extra = self._extra(game, move) if move["type"] != "pass" and game._figure_extras else None
         if extra is not None:
             extra.play(game, move, events)
+        elif move["type"] == "meeple" and move.get("figure", "follower") != "follower":
+            game._put_figure(game.current, game._target_node(move), move["figure"], events)
         elif move["type"] == "meeple":
             checked, node = game.scratch.pop(_CHECKED_FOLLOWER, (None, 0))
             game._put_follower(game.current, node if checked is move else game._target_node(move), events)
@@ -348,6 +429,8 @@ class EndTurn(Step):
         return NewTurn.name
 
 
+#: where ``game.state`` keeps each player's figures in hand other than the plain followers
+HANDS = "figures"
 #: scratch key of the follower move the figure step checked last, and its node
 _CHECKED_FOLLOWER = "checked follower"
 
@@ -428,7 +511,18 @@ class Game:
             if key not in accepted:
                 raise BadSetup(f"the option {key!r} needs a set that uses it (none of {', '.join(self.sets)} does)")
         self._hooks = {h: overridden(self.expansions, h) if self.expansions else [] for h in HOOKS}
-        self._figure_extras: list[FigureOption] = [o for e in self.expansions for o in e.figure_options()]
+        # Every kind of figure by name (the plain follower and the expansions', figures.py), the kinds other
+        # than the follower, whether a feature's value depends on who asks, and the figure step's options
+        # besides a figure on the new tile: one attribute (tests/test_same_games.py says why a game keeps few).
+        kinds: dict[str, FigureKind] = {FOLLOWER.name: FOLLOWER}
+        for e in self.expansions:
+            kinds.update((k.name, k) for k in e.figure_kinds)
+        self._figure_rules = (
+            kinds,
+            [k for k in kinds.values() if k is not FOLLOWER],
+            any(e.value_per_player for e in self.expansions),
+            [o for e in self.expansions for o in e.figure_options()],
+        )
         self.chain = build_chain(self.expansions)
         # What the chain's runner and ``apply`` need of the steps, looked up once (see _runner_table):
         # (the runner's table, per step (move types, bound check, bound play), step name -> position)
@@ -471,6 +565,8 @@ class Game:
         self.bag = bag
         self.initial_bag = list(bag)
         self.bag_pos = 0
+        if self._extra_kinds:  # each player's figures of the other kinds, in hand (the followers: ``supply``)
+            self.state[HANDS] = [{k.name: k.per_player for k in self._extra_kinds} for _p in players]
         for hook in self._hooks["setup"]:
             hook(self, rng, given)
         self.board.place(TILE_TYPES[start_tile], 0, 0, 0)
@@ -577,6 +673,19 @@ class Game:
             return
 
     @property
+    def figure_kinds(self) -> dict[str, FigureKind]:
+        """Every kind of figure of this game by name: the plain follower and the expansions' (figures.py)."""
+        return self._figure_rules[0]
+
+    @property
+    def _extra_kinds(self) -> list[FigureKind]:
+        return self._figure_rules[1]
+
+    @property
+    def _figure_extras(self) -> list[FigureOption]:
+        return self._figure_rules[3]
+
+    @property
     def current_step(self) -> Step | None:
         return None if self.finished else self.chain[self._index]
 
@@ -656,8 +765,10 @@ class Game:
         for root, standing in enumerate(board.followers):
             if not standing or board.parent[root] != root:
                 continue
-            for player, node in standing:
-                out.append(BoardFigure("follower", tuple(board.placement_of(node).cells), player, (node,)))
+            for figure in standing:
+                player, node = figure[0], figure[1]
+                drawing = "follower" if len(figure) == 2 else (self.figure_kinds[figure[2]].drawing or figure[2])
+                out.append(BoardFigure(drawing, tuple(board.placement_of(node).cells), player, (node,)))
         for hook in self._hooks["board_figures"]:
             out += hook(self)
         return out
@@ -679,9 +790,9 @@ class Game:
         return out
 
     def hand(self, player: int) -> list[HeldItem]:
-        """What ``player`` holds off the board, as plain views: their followers left, then what the
-        expansions say they hold (castles by name)."""
-        items = [HeldItem("follower", self.supply[player])]
+        """What ``player`` holds off the board, as plain views: their figures left by kind (followers
+        first), then what the expansions say they hold (castles by name, goods)."""
+        items = [HeldItem(kind, number) for kind, number in self.hands()[player].items()]
         for hook in self._hooks["held"]:
             items += hook(self, player)
         return items
@@ -819,6 +930,44 @@ class Game:
         self.supply[player] -= 1
         events.append({"type": "meeple_placed", "player": self.players[player], **self.describe_node(node)})
 
+    def _put_figure(self, player: int, node: int, kind: str, events: list[Event]) -> None:
+        """Put a figure of a kind other than the plain follower (checked) from the player's hand."""
+        self.board.add_follower(player, node, kind)
+        self.state[HANDS][player][kind] -= 1
+        events.append(
+            {"type": "meeple_placed", "player": self.players[player], **self.describe_node(node), "figure": kind}
+        )
+
+    # ------------------------------------------------------------------ figures
+    def in_hand(self, player: int, kind: str = "follower") -> int:
+        """How many figures of a kind the player has in supply."""
+        if kind == "follower":
+            return self.supply[player]
+        hands = self.state.get(HANDS)
+        return hands[player].get(kind, 0) if hands else 0
+
+    def followers_in_hand(self, player: int) -> int:
+        """The player's followers in supply, a big follower counted once (the storm counts them)."""
+        return self.supply[player] + sum(self.in_hand(player, k.name) for k in self._extra_kinds if k.follower)
+
+    def hands(self) -> list[dict[str, int]]:
+        """Each player's figures in supply by kind (the plain followers included)."""
+        extra = self.state.get(HANDS) or [{} for _p in self.players]
+        return [{"follower": self.supply[p], **extra[p]} for p in range(len(self.players))]
+
+    def is_follower(self, figure: Figure) -> bool:
+        """Whether a figure standing on the board is a follower (a big one too; a builder or a pig is not)."""
+        return len(figure) == 2 or self.figure_kinds[figure[2]].follower
+
+    def return_figure(self, figure: Figure) -> None:
+        """A figure taken off the board goes back to its owner's supply (scoring, the plague, a
+        builder left alone): the one way home of every kind."""
+        player, kind = figure[0], kind_of(figure)
+        if kind == "follower":
+            self.supply[player] += 1
+        else:
+            self.state[HANDS][player][kind] += 1
+
     def describe_node(self, node: int) -> dict[str, Any]:
         """Where a node is, in record terms: {"x", "y", "at"}."""
         board = self.board
@@ -857,11 +1006,30 @@ class Game:
             return 3 * sum(1 for c in board.cities_of_field(root) if board.open[c] == 0)
         return 0
 
+    def feature_value(self, root: int, final: bool, player: int | None = None) -> int:
+        """What a feature is worth to each of its majority players (to ``player``, if given: a pig
+        counts only for its owner), every expansion's modifier included (``Expansion.value``, then
+        ``Expansion.bonus``): the one value final scoring, mid-game scoring and the computer players
+        use. An inn road unfinished at the end is worth 0 to whoever asks."""
+        points = self.feature_points(root, final)
+        for hook in self._hooks["value"]:
+            points = hook(self, root, final, points, player)
+        if points:
+            for hook in self._hooks["bonus"]:
+                points += hook(self, root, final)
+        return points
+
     def majority(self, root: int) -> list[int]:
-        """Players with the most followers on a feature (all tied ones)."""
+        """Players with the most strength on a feature (all tied ones): a follower weighs 1, other kinds
+        what they declare (a big follower 2, a builder or a pig nothing)."""
         counts: dict[int, int] = {}
-        for player, _count in self.board.followers[root] or ():
-            counts[player] = counts.get(player, 0) + 1
+        kinds = self.figure_kinds
+        for figure in self.board.followers[root] or ():
+            player = figure[0]
+            if len(figure) == 2:
+                counts[player] = counts.get(player, 0) + 1
+            elif strength := kinds[figure[2]].strength:
+                counts[player] = counts.get(player, 0) + strength
         if not counts:
             return []
         best = max(counts.values())
@@ -871,24 +1039,25 @@ class Game:
         """Score a feature for its majority and (during play) return its followers."""
         board = self.board
         winners = self.majority(root)
-        points = self.feature_points(root, final)
-        if points:
-            for hook in self._hooks["bonus"]:
-                points += hook(self, root, final)
-        for p in winners:
-            self.scores[p] += points
+        if self._figure_rules[2]:  # a value that depends on who asks (a pig): each winner apart
+            won = {p: self.feature_value(root, final, p) for p in winners}
+        else:
+            points = self.feature_value(root, final)
+            won = {p: points for p in winners}
+        for p, value in won.items():
+            self.scores[p] += value
         event: Event = {
             "type": "scored",
             "feature": board.kind[root],
-            "points": {self.players[p]: points for p in winners},
+            "points": {self.players[p]: value for p, value in won.items()},
             "final": final,
             **self.describe_node(root),
         }
         if not final:
             returned = []
-            for player, _count in board.clear_followers(root):
-                self.supply[player] += 1
-                returned.append(self.players[player])
+            for figure in board.clear_followers(root):
+                self.return_figure(figure)
+                returned.append(self.players[figure[0]])
             event["returned"] = returned
         events.append(event)
 
@@ -897,6 +1066,8 @@ class Game:
         roots = [n for n, f in enumerate(board.followers) if f and board.parent[n] == n]
         roots.sort(key=lambda r: (_FINAL_ORDER.get(board.kind[r], 4), r))
         for root in roots:
+            if self._extra_kinds and not self.majority(root):
+                continue  # only figures that weigh nothing there (a pig whose farmers the plague took)
             self.score_feature(root, True, events)
         for hook in self._hooks["final_scoring"]:
             hook(self, events)
@@ -959,6 +1130,12 @@ def _describe_core(event: Event) -> str | None:
         owner = figure_owner(feature) if "x" not in event else None
         if owner is not None:  # a figure off the board (a crown space): its expansion words it
             return owner.describe(event)
+        kind = figure_kind(event["figure"]) if "figure" in event else None
+        if kind is not None:  # a kind of figure other than the plain follower: worded as its expansion declares
+            where = feature_word(feature)
+            if "x" in event:
+                where = _("{feature} at {cell}").format(feature=where, cell=cell(event["x"], event["y"]))
+            return _(kind.placed).format(player=event["player"], role=role(feature), feature=where)
         if "x" in event:
             return _("{player} put a {role} on {feature} at {cell}.").format(
                 player=event["player"], role=role(feature), feature=feature_word(feature),

@@ -54,12 +54,14 @@ class CastleMove(TypedDict):
 
 class MeepleMove(TypedDict):
     """Place a follower: ``at`` names a feature of the new tile ("road:E", "field:NNE",
-    "cloister", "castle") or a crown space of the wheel ("crown:taxes")."""
+    "cloister", "castle") or a crown space of the wheel ("crown:taxes"); ``figure`` another kind
+    of figure (engine.figures), placed where its kind may stand."""
 
     type: str  # "meeple"
     at: str
     x: NotRequired[int]
     y: NotRequired[int]
+    figure: NotRequired[str]  # a kind of figure other than the plain follower: "big", "builder", "pig"
     player: NotRequired[str]
 
 
@@ -135,6 +137,7 @@ class MeeplePlacedEvent(TypedDict):
     at: str
     x: NotRequired[int]
     y: NotRequired[int]
+    figure: NotRequired[str]  # absent for a plain follower
 
 
 class TileDiscardedEvent(TypedDict):

@@ -30,6 +30,10 @@ def summary(record: Any) -> tuple[dict[str, Any], int]:
         "supply": dict(zip(game.players, game.supply, strict=False)),
         "events": events,
     }
+    if game._extra_kinds:  # figures of other kinds than the plain follower (RECORD.md "figures")
+        out["figures"] = dict(zip(game.players, game.hands(), strict=True))
+    for expansion in game.expansions:
+        out.update(expansion.replay_fields(game))
     if error is not None:
         out["move"], out["error"] = error
         return out, 1

@@ -44,7 +44,7 @@ SAVED = frozenset(
 #: ``start_events`` (what the first turn's start said) stays empty in a restored game
 FROM_SETUP = frozenset(
     (
-        "players", "sets", "seed", "expansions", "_hooks", "_figure_extras", "chain", "_runner",
+        "players", "sets", "seed", "expansions", "_hooks", "_figure_rules", "chain", "_runner",
         "initial_bag", "start_events", "moves",
     )
 )  # fmt: skip

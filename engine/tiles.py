@@ -56,6 +56,9 @@ class Segment(NamedTuple):
     pennants: int = 0
     cities: tuple[int, ...] = ()  # fields: indices of the city segments touched
     decorations: tuple[str, ...] = ()  # roads: decorations beside this segment
+    #: words of the notation after its edges other than "pennant" (``road{S} inn``, ``city{N,W} wine``,
+    #: a field's ``pigsty``): each is read by the expansion that declares it (``Expansion.segment_marks``)
+    marks: tuple[str, ...] = ()
 
 
 def edge_key(demands: Sequence[int]) -> int:
@@ -219,6 +222,14 @@ def _parse_port(token: str) -> tuple[int, str]:
     return int(m.group(1) or 0), m.group(2)
 
 
+def _segment_marks(tile_id: str, words: list[str]) -> tuple[str, ...]:
+    """The marks after a segment's edges: lower-case words, each at most once."""
+    for word in words:
+        if not _MARK.match(word) or words.count(word) > 1:
+            raise ValueError(f"{tile_id}: bad or repeated segment mark {word!r}")
+    return tuple(words)
+
+
 def parse_tile(
     tile_id: str,
     count: int,
@@ -276,25 +287,32 @@ def parse_tile(
             raise ValueError(f"{tile_id}: cannot read feature {part!r}")
         kind, ports_text, rest = m.group(1), m.group(2), m.group(3).strip()
         everything = ports_text.strip() == "*"
-        ports = [] if everything else [_parse_port(p) for p in ports_text.split(",")]
+        if not ports_text.strip() and kind != "field":
+            raise ValueError(f"{tile_id}: only a field may touch no edge: {part!r}")
+        ports = [] if everything or not ports_text.strip() else [_parse_port(p) for p in ports_text.split(",")]
         if kind == "field":
-            halves = tuple((0, i) for i in range(8)) if everything else tuple((ci, HALF_INDEX[h]) for ci, h in ports)
-            seg_cells = tuple(sorted({ci for ci, _ in halves}))
-            segments.append(Segment("field", (), halves, seg_cells))
-            if rest.startswith("->"):
-                touched = [_parse_port(p) for p in rest[2:].split(",")]
-                pending_cities.append((len(segments) - 1, [(ci, DIRS.index(d)) for ci, d in touched]))
-            elif rest:
-                raise ValueError(f"{tile_id}: unexpected {rest!r}")
+            inner = not ports_text.strip()  # field{}: an inner field, touching no edge
+            if inner:
+                halves: tuple[tuple[int, int], ...] = ()
+            elif everything:
+                halves = tuple((0, i) for i in range(8))
+            else:
+                halves = tuple((ci, HALF_INDEX[h]) for ci, h in ports)
+            seg_cells = (0,) if inner else tuple(sorted({ci for ci, _ in halves}))
+            words = rest.split()
+            if words and words[0].startswith("->"):
+                touched = [_parse_port(p) for p in words.pop(0)[2:].split(",")]
+                pending_cities.append((len(segments), [(ci, DIRS.index(d)) for ci, d in touched]))
+            segments.append(Segment("field", (), halves, seg_cells, marks=_segment_marks(tile_id, words)))
         else:
             edge_ports = tuple((ci, DIRS.index(d)) for ci, d in ports)
-            pennants = 0
-            if rest == "pennant":
-                pennants = 1
-            elif rest:
-                raise ValueError(f"{tile_id}: unexpected {rest!r}")
+            words = rest.split()
+            pennants = 1 if "pennant" in words else 0
+            seg_marks = _segment_marks(tile_id, [w for w in words if w != "pennant"])
+            if words.count("pennant") > 1:
+                raise ValueError(f"{tile_id}: a mark stands once on a segment: {rest!r}")
             seg_cells = tuple(sorted({ci for ci, _ in edge_ports}))
-            segments.append(Segment(kind, edge_ports, (), seg_cells, pennants))
+            segments.append(Segment(kind, edge_ports, (), seg_cells, pennants, marks=seg_marks))
     # Resolve field -> city contacts and road decorations now that all segments exist.
     for fi, city_edges in pending_cities:
         idx = []
@@ -304,13 +322,13 @@ def parse_tile(
                 raise ValueError(f"{tile_id}: field touches no city at {port}")
             idx.append(hits[0])
         s = segments[fi]
-        segments[fi] = Segment(s.kind, s.edges, s.halves, s.cells, s.pennants, tuple(idx))
+        segments[fi] = s._replace(cities=tuple(idx))
     for name, beside in decorations:
         hits = [i for i, s in enumerate(segments) if s.kind == "road" and frozenset(s.edges) == beside]
         if len(hits) != 1:
             raise ValueError(f"{tile_id}: no road {sorted(beside)} for decoration {name}")
         s = segments[hits[0]]
-        segments[hits[0]] = Segment(s.kind, s.edges, s.halves, s.cells, s.pennants, s.cities, s.decorations + (name,))
+        segments[hits[0]] = s._replace(decorations=s.decorations + (name,))
     tile = TileType(tile_id, count, list(cells), terrain, segments, village, frozenset(marks), number, tuple(loose))
     tile.seg_kinds = [seg.kind for seg in segments]
     tile.seg_open = [len(seg.edges) for seg in segments]
@@ -399,4 +417,5 @@ def _segment_signature(seg: Segment, offsets: list[tuple[int, int]], q: int) -> 
         seg.pennants,
         seg.decorations,
         len(seg.cities),
+        seg.marks,
     )

@@ -102,6 +102,8 @@ def _plain_parts(tile: TileType, rot: int, segment: int) -> tuple[str, tuple[str
     q = rot // 90
     if seg.kind in ("cloister", "castle"):
         return _FEATURES[seg.kind], ()
+    if seg.kind == "field" and not seg.halves:  # an inner field (TILES.md ``field{}``)
+        return N_("the inner field"), ()
     if seg.kind == "field":
         halves = [(h + 2 * q) % 8 for _unused, h in seg.halves]
         vx = sum(_HALF_POINTS[h][0] for h in halves)

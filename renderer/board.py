@@ -24,6 +24,7 @@ from engine.moves import BoardFigure
 from engine.tiles import TileType
 from renderer import figures
 from renderer import palette as pal
+from renderer.expansions import load_all as expansion_drawings
 from renderer.tile_art import crown_points, font, spots, tile_image
 
 MAX_SIDE = 4096
@@ -628,6 +629,9 @@ def draw_figures(img: Image.Image, game: Game, frame: Frame, figures_on: list[Fi
     draw = ImageDraw.Draw(img)
     for figure in placed_figures(game) if figures_on is None else figures_on:
         drawing = FIGURE_DRAWINGS.get(figure.kind)
+        if drawing is None:  # an expansion's figure: its module (renderer/expansions/) registers the drawing
+            expansion_drawings()
+            drawing = FIGURE_DRAWINGS.get(figure.kind)
         if drawing is None:
             raise ValueError(f"no drawing for the figure kind {figure.kind!r} (renderer.board.draws)")
         drawing(img, draw, game, frame, figure)

@@ -20,10 +20,10 @@ from engine.expansions.wheel import sector_name
 from engine.expansions.wheel.tiles import CROWN_SPACES, SECTORS
 from engine.tiles import Segment, TileType
 from renderer import palette as pal
+from renderer.expansions import mark_art
 
 # Cosmetic details that have no rule effect (RULES.md) and so no place in the tile data.
 EXTRAS = {
-    "river2.inn_bridge": "inn",
     "river2.volcano_lake": "volcano",
     "river1.lake": "lake",
     "river1.spring": "spring",
@@ -572,8 +572,6 @@ def _draw_upright(draw: ImageDraw.ImageDraw, tile: TileType, rot: int, s: int, w
         draw.polygon(
             [(vx - s * 0.04, vy - s * 0.08), (vx + s * 0.04, vy - s * 0.08), (vx, vy - s * 0.14)], fill=(230, 80, 30)
         )
-    if extra == "inn":
-        _house(draw, *at(s * 0.72, s * 0.3), s * 0.1, (200, 160, 60))
     for seg in tile.segments:
         if seg.kind == "cloister":
             _cloister(draw, *at(s / 2, s * 0.26 if river_stubs else s / 2), s * 0.16)
@@ -617,6 +615,10 @@ def _draw_upright(draw: ImageDraw.ImageDraw, tile: TileType, rot: int, s: int, w
             )
         for name in seg.decorations:
             _draw_icon(draw, name, *at(*_beside_road(tile, seg, s)), s)
+        for mark in seg.marks:  # an expansion's mark (an inn, a cathedral, a good): its module draws it
+            art = mark_art(mark)
+            if art is not None:
+                art(draw, tile, seg, s, at)
     for k, name in enumerate(tile.loose_decorations):
         _draw_icon(draw, name, *at(s * (0.2 + 0.15 * k), s * 0.8), s)
     if tile.village:  # a hamlet: three houses around the crossing

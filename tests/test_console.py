@@ -12,7 +12,9 @@ import pytest
 
 from console.demo import run_demo
 from console.play import run_console
+from engine.catalog import SET_TILES
 from engine.replay import summary
+from tests.families import FAMILIES as ALL_FAMILIES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -116,11 +118,7 @@ class RandomPlayerAtTheKeyboard:
 
 @pytest.mark.parametrize(
     "sets",
-    [
-        ["base"],
-        ["base", "river1", "river2", "castles", "ferries", "toll"],
-        ["base", "wheel", "castles", "ferries", "toll"],
-    ],
+    ALL_FAMILIES,
     ids=lambda s: "+".join(s),
 )
 async def test_random_answers_and_junk_play_a_whole_terminal_game(tmp_path, sets):
@@ -128,7 +126,7 @@ async def test_random_answers_and_junk_play_a_whole_terminal_game(tmp_path, sets
     code = await run_console(sets, ["Ann", "Bob"], 1, 7, tmp_path / "c.db", None, player.read, player.write)
     text = "\n".join(player.out)
     assert code == 0 and "final scores:" in text and "Traceback" not in text
-    assert not re.search(r"\b(base|river1|river2|castles|wheel|toll|ferries)\.[A-Za-z_]", text)  # tile names, not ids
+    assert not re.search(r"\b(" + "|".join(SET_TILES) + r")\.[A-Za-z_]", text)  # tile names, not ids
 
 
 class FrenchScript(Script):

@@ -16,13 +16,10 @@ from typing import Any
 import pytest
 
 from tests.discord_api import Answer, Harness, User, components_of, running
+from tests.families import RIVERS, WHEEL
 from tests.helpers import SYSTEM, any_of, anyone, as_  # noqa: F401
 
-FAMILIES = {
-    "base": "base",
-    "rivers": "base,river1,river2,castles,ferries,toll",
-    "wheel": "base,wheel,castles,ferries,toll",
-}
+FAMILIES = {"base": "base", "rivers": ",".join(RIVERS), "wheel": ",".join(WHEEL)}
 PANEL_ACT = re.compile(r"^carc:p[bs]:\d+:\d+:[0-9.]*:(?P<act>[a-z]\d*)$")
 
 

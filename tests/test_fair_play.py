@@ -22,13 +22,10 @@ from service import Caller, GameService, Limits, LobbyOptions, ServiceError
 from service.clock import LEASE_TTL, TICK_EVERY
 from service.validate import InvalidInput
 from storage import Store, open_database
+from tests.families import FAMILIES as ALL_FAMILIES
 from tests.helpers import Clock, as_
 
-FAMILIES = [
-    ["base"],
-    ["base", "river1", "river2", "castles", "ferries", "toll"],
-    ["wheel", "castles", "ferries", "toll"],
-]
+FAMILIES = [*ALL_FAMILIES, ["wheel", "castles", "ferries", "toll"]]
 
 
 def played(sets: list[str], seed: int, turns: int) -> Game:

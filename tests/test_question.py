@@ -12,16 +12,13 @@ import pytest
 from engine import Game
 from engine.catalog import SET_TILES
 from engine.expansions import Expansion, Step
-from engine.expansions.registry import register, unregister
+from engine.expansions.registry import event_shapes, register, unregister
 from engine.game import QUIET_EVENTS, describe
-from engine.moves import EVENT_TYPES, MOVE_TYPES, IllegalMove
+from engine.moves import MOVE_TYPES, IllegalMove
+from tests.families import EACH
+from tests.families import FAMILIES as ALL_FAMILIES
 
-FAMILIES = [
-    ["base"],
-    ["base", "river1", "river2", "castles", "ferries", "toll"],
-    ["base", "wheel", "castles", "ferries", "toll"],
-    ["wheel"],
-]
+FAMILIES = [*ALL_FAMILIES, ["wheel"], ["wheel", "inns", "traders"], *EACH]
 # Internal ids players must never read: tile ids, step names, half-edge names, raw joins.
 INTERNAL = re.compile(
     r"\b(?:" + "|".join(SET_TILES) + r")\.[A-Za-z_]+|\bferry_move\b"
@@ -52,7 +49,7 @@ def test_random_games_word_every_question_option_and_event(sets: list[str], play
     kinds: set[str] = set()
     while True:
         for event in events:
-            check_shape(event, EVENT_TYPES)
+            check_shape(event, event_shapes())
             assert_words(describe(event))
             kinds.add(event["type"])
         if game.finished:

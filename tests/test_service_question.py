@@ -11,13 +11,10 @@ import pytest
 from engine.record import load
 from service import Ask, GameService, LobbyOptions, PlayResult, ServiceError
 from storage import Store, open_database
+from tests.families import FAMILIES as ALL_FAMILIES
 from tests.helpers import SYSTEM, Clock, anyone, as_  # noqa: F401
 
-FAMILIES = [
-    ["base"],
-    ["base", "river1", "river2", "castles", "ferries", "toll"],
-    ["base", "wheel", "castles", "ferries", "toll"],
-]
+FAMILIES = ALL_FAMILIES
 
 
 @pytest.fixture

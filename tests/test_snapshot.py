@@ -12,16 +12,13 @@ import pytest
 from engine import Game
 from engine.ai import GreedyPlayer, RandomPlayer
 from engine.snapshot import FROM_SETUP, SAVED, STATE_FORMAT, TRANSIENT, BadSnapshot, dump, restore
+from tests.families import EACH
+from tests.families import FAMILIES as ALL_FAMILIES
 
 FAMILIES = [
-    ["base"],
-    ["base", "river1"],
-    ["base", "river2"],
-    ["base", "castles"],
-    ["base", "ferries"],
+    *ALL_FAMILIES,
+    *EACH,
     ["wheel"],
-    ["base", "wheel"],
-    ["base", "toll"],
     ["base", "river1", "castles", "ferries", "toll"],
     ["base", "river2", "ferries", "toll"],
     ["base", "wheel", "ferries"],

@@ -99,6 +99,7 @@ def test_villages_are_where_the_catalog_says():
     with_village = {t.id for t in TILE_TYPES.values() if t.village}
     expected = {
         "toll.crossroads", "toll.junction", "toll.city_junction", "toll.village_straight", "toll.village_curve",
+        "inns.cities_roads", "inns.inn_junction",
     }  # fmt: skip
     expected |= {t for t in TILE_TYPES if t.split(".")[0] in ("base", "wheel") and t.split(".")[1][0] in "LWX"}
     assert with_village == expected
@@ -115,3 +116,15 @@ def test_each_mark_of_the_notation_is_read_by_the_expansion_of_its_set():
     for tile_id, marks in marked.items():
         owner = expansion_for(tile_set(tile_id))
         assert owner is not None and marks <= set(owner.tile_marks), tile_id
+
+
+
+def test_each_segment_mark_is_read_by_an_expansion():
+    """A word after a segment's edges (``road{S} inn``) is a mark one expansion declares it reads
+    (``Expansion.segment_marks``), whatever the tile's set (River II's inn is read by Inns & Cathedrals)."""
+    from engine.expansions.registry import _every_expansion
+
+    readers = {mark for cls in _every_expansion() for mark in cls.segment_marks}
+    marks = {m for t in TILE_TYPES.values() for s in t.segments for m in s.marks}
+    assert {"inn", "cathedral", "pigsty"} <= marks
+    assert marks <= readers, marks - readers

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from engine.figures import FigureKind
 from engine.moves import BoardFigure, Event, HeldItem, Move
 from engine.steps import FigureOption, Step
 
@@ -70,6 +71,9 @@ class Expansion:
     options: tuple[str, ...] = ()
     #: event types this expansion emits (and words in ``describe``)
     event_types: tuple[str, ...] = ()
+    #: the TypedDict declaring each of its own event types' fields (as engine.moves.EVENT_TYPES does
+    #: for the core's and the older sets'): ``registry.event_shapes`` collects them
+    event_shapes: dict[str, type] = {}
     #: its own kinds of "scored" features -> what they are called in a scoring line (a message to
     #: translate, e.g. N_("the crown spaces of the wheel"))
     scored_features: dict[str, str] = {}
@@ -86,6 +90,12 @@ class Expansion:
     #: places its figure options put a figure off the board (a move's ``at`` before ":", e.g. "crown"):
     #: its ``describe`` words the "meeple_placed" events of those places
     figure_places: tuple[str, ...] = ()
+    #: the kinds of figure it gives each player besides the followers (a big follower, a builder, a pig)
+    figure_kinds: tuple[FigureKind, ...] = ()
+    #: the marks of road and city segments it reads (``road{S} inn``, ``city{N,W} wine``: ``Segment.marks``)
+    segment_marks: tuple[str, ...] = ()
+    #: True if its ``value`` depends on which player asks (a pig helps only its owner)
+    value_per_player = False
 
     @classmethod
     def conflict(cls, sets: list[str]) -> str | None:
@@ -171,6 +181,12 @@ class Expansion:
     def on_completed(self, game: Game, root: int, events: list[Event]) -> None:
         """A road or city was completed this turn (with or without followers)."""
 
+    def value(self, game: Game, root: int, final: bool, points: int, player: int | None) -> int:
+        """A feature's value given what it is worth so far (the core's count, then the expansions'
+        before this one): an inn road unfinished at the end is worth 0, a completed one 2 per tile.
+        ``player`` is who asks (None: any majority player)."""
+        return points
+
     def bonus(self, game: Game, root: int, final: bool) -> int:
         """Extra points for each scoring player of a feature (after all other modifiers)."""
         return 0
@@ -188,6 +204,10 @@ class Expansion:
 
     def final_scoring(self, game: Game, events: list[Event]) -> None:
         """Extra scoring at the end of the game."""
+
+    def replay_fields(self, game: Game) -> dict[str, Any]:
+        """Fields it adds to the replay's output (RECORD.md: Traders & Builders' "goods")."""
+        return {}
 
     def record_fields(self, game: Game) -> dict[str, Any]:
         """Setup fields this expansion adds to the game's record (RECORD.md)."""
@@ -219,6 +239,7 @@ HOOKS = (
     "figure_allowed",
     "completed_roots",
     "on_completed",
+    "value",
     "bonus",
     "end_of_turn",
     "next_player",

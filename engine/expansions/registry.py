@@ -8,6 +8,7 @@ import importlib
 from engine.catalog import add_set, remove_set
 from engine.expansions import Expansion, LobbyOption
 from engine.expansions.sets import BUILT_IN
+from engine.figures import FOLLOWER, FigureKind
 from engine.language import N_
 
 # The built-in expansions by set (engine/expansions/sets.py): (package in engine.expansions,
@@ -69,6 +70,23 @@ def scored_feature_word(feature: str) -> str | None:
 def figure_owner(place: str) -> type[Expansion] | None:
     """The expansion whose figure option puts a figure at ``place`` (off the board), if any."""
     return next((cls for cls in _every_expansion() if place in cls.figure_places), None)
+
+
+def figure_kind(name: str) -> FigureKind | None:
+    """A kind of figure any expansion declares, by name (the plain follower is the core's)."""
+    if name == FOLLOWER.name:
+        return FOLLOWER
+    return next((k for cls in _every_expansion() for k in cls.figure_kinds if k.name == name), None)
+
+
+def event_shapes() -> dict[str, type]:
+    """Every event type's declaration: the core's (engine.moves.EVENT_TYPES) and each expansion's."""
+    from engine.moves import EVENT_TYPES
+
+    out = dict(EVENT_TYPES)
+    for cls in _every_expansion():
+        out.update(cls.event_shapes)
+    return out
 
 
 def event_owner(event_type: str) -> type[Expansion] | None:

@@ -12,4 +12,6 @@ BUILT_IN: dict[str, tuple[str, str, tuple[str, ...]]] = {
     "castles": ("castles", "Castles", ("TILES",)),
     "wheel": ("wheel", "Wheel", ("START_TILES", "PLAIN_TILES", "ICON_TILES")),
     "toll": ("toll", "Tollkeepers", ("TILES",)),
+    "inns": ("inns", "Inns", ("TILES",)),
+    "traders": ("traders", "Traders", ("TILES",)),
 }

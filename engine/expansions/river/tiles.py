@@ -40,7 +40,8 @@ RIVER2 = [
     ("river2.city_end", 1, "FCFI", "river{W}; city{E}; field{WNW,NNW,NNE}->E; field{WSW,SSW,SSE}->E"),
     ("river2.city_bridge", 1, "ICIC", "river{N,S}; city{W,E}; field{NNE,SSE}->W; field{NNW,SSW}->W"),
     ("river2.cloister", 1, "FIFI", "cloister; " + STRAIGHT),
-    ("river2.inn_bridge", 1, "IRIR", BRIDGE),
+    # Its inn is a segment mark read by Inns & Cathedrals: without that set it changes nothing.
+    ("river2.inn_bridge", 1, "IRIR", BRIDGE.replace("road{W,E}", "road{W,E} inn")),
     ("river2.city_road", 1, "CIRI", CITY_ROAD),
     ("river2.curve", 1, "FFII", CURVE),
     ("river2.city_corner", 1, "CIIC", "city{N,W} pennant; river{S,E}; field{ENE,SSW}->N; field{ESE,SSE}"),
@@ -48,7 +49,9 @@ RIVER2 = [
         "river2.pigsty_curve",
         1,
         "IFFI",
-        "river{W,N}; field{NNE,ENE,ESE,SSE,SSW,WSW}; field{WNW,NNW}; deco stable -",
+        # The pigsty (a stable, for the Tollkeepers: beside no road) is also a field mark read by
+        # Traders & Builders: a pig for every player who scores that field.
+        "river{W,N}; field{NNE,ENE,ESE,SSE,SSW,WSW} pigsty; field{WNW,NNW}; deco stable -",
     ),
     ("river2.road_curve", 1, "RRII", ROAD_CURVE),
 ]

@@ -73,7 +73,7 @@ def land_followers(game: Game, player: int) -> list[int]:
     out = []
     for root, standing in enumerate(board.followers):
         if standing and board.parent[root] == root:
-            out += [node for p, node in standing if p == player]
+            out += [f[1] for f in standing if f[0] == player and game.is_follower(f)]
     return sorted(out)
 
 
@@ -135,8 +135,10 @@ class Plague(Step):
         node = self._node(game, move)
         state = _state(game)
         player = state.plague[0]
-        game.board.remove_follower(player, node)
-        game.supply[player] += 1
+        board = game.board
+        figure = next(f for f in board.followers[board.find(node)] or () if f[0] == player and f[1] == node)
+        board.remove_figure(figure)
+        game.return_figure(figure)
         events.append({"type": "plague", "player": game.players[player], **game.describe_node(node)})
         state.plague.pop(0)
         if state.plague:
@@ -200,7 +202,7 @@ def _score_crowns(game: Game, sector: str, events: list[Event]) -> None:
     points: dict[str, int] = {}
     for player in standing:
         game.scores[player] += each
-        game.supply[player] += 1
+        game.return_figure((player, -1))  # a crown space is no node: a plain follower goes home
         points[game.players[player]] = points.get(game.players[player], 0) + each
     _state(game).crowns[sector] = [None] * len(spaces)
     events.append({"type": "scored", "feature": "crown", "sector": sector, "points": points, "final": False})
@@ -308,22 +310,24 @@ class Wheel(Expansion):
         if sector == "fortune":
             gained[game.current] = 3
         elif sector == "storm":
-            gained = list(game.supply)
+            gained = [game.followers_in_hand(p) for p in range(len(game.players))]
         else:
-            for root, standing in enumerate(board.followers):
-                if not standing or board.parent[root] != root:
+            for root, figures in enumerate(board.followers):
+                if not figures or board.parent[root] != root:
                     continue
+                # Only followers count (a big follower once); a builder or a pig is none.
+                standing = [f for f in figures if game.is_follower(f)]
                 kind = board.kind[root]
                 if sector == "taxes" and kind == "city":
-                    for player, _unused in standing:
-                        mine = sum(1 for p, _unused in standing if p == player)
+                    for player, *_unused in standing:
+                        mine = sum(1 for f in standing if f[0] == player)
                         gained[player] += board.pennants[root] + mine
                 elif sector == "famine" and kind == "field":
                     cities = sum(1 for c in board.cities_of_field(root) if board.open[c] == 0)
-                    for player, _unused in standing:
+                    for player, *_unused in standing:
                         gained[player] += cities
                 elif sector == "inquisition" and kind == "cloister":
-                    for player, _unused in standing:
+                    for player, *_unused in standing:
                         gained[player] += 2
         for player, points in enumerate(gained):
             game.scores[player] += points

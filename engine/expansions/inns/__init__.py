@@ -1,0 +1,54 @@
+"""Inns & Cathedrals (RULES.md "Inns & Cathedrals"): inns on roads, cathedrals in cities, and each
+player's big follower.
+
+An inn (``road{..} inn``) makes its completed road worth 2 per tile and an unfinished one worth 0 at
+the end; a cathedral (``city{..} cathedral``) makes its completed city worth 3 per tile and 3 per
+pennant, an unfinished one 0. Several inns or cathedrals change nothing more. Both are one value
+hook (``value``): scoring and the computer players see them through ``Game.feature_value``. The big
+follower is a kind of figure (engine.figures): placed as a follower, it weighs 2 in majorities.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.expansions import Expansion
+from engine.figures import LAND, FigureKind
+from engine.language import N_
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+INN, CATHEDRAL = "inn", "cathedral"
+
+BIG_FOLLOWER = FigureKind(
+    "big",
+    per_player=1,
+    strength=2,
+    follower=True,
+    stands_on=LAND,
+    noun=N_("big follower"),
+    option=N_("big follower as {role} on {feature}"),
+    placed=N_("{player} put their big follower as {role} on {feature}."),
+)
+
+
+class Inns(Expansion):
+    name = "inns"
+    sets = ("inns",)
+    titles = {"inns": N_("Inns & Cathedrals")}
+    figure_kinds = (BIG_FOLLOWER,)
+    segment_marks = (INN, CATHEDRAL)
+
+    def value(self, game: Game, root: int, final: bool, points: int, player: int | None) -> int:
+        board = game.board
+        kind = board.kind[root]
+        if kind == "road":
+            if INN not in board.feature_marks(root):
+                return points
+            return 0 if final else 2 * len(board.feature_cells(root))
+        if kind == "city":
+            if CATHEDRAL not in board.feature_marks(root):
+                return points
+            return 0 if final else 3 * (len(board.feature_cells(root)) + board.pennants[root])
+        return points

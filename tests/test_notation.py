@@ -1,0 +1,59 @@
+"""The tile notation's segment marks and inner fields (TILES.md "Segment marks", "Inner field")."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.board import Board
+from engine.catalog import TILE_TYPES
+from engine.tiles import parse_tile
+
+
+def test_a_mark_stays_on_its_own_segment_of_a_junction() -> None:
+    tile = parse_tile("toy.junction", 1, "FRRR", "road{E} inn; road{S}; road{W}; village; field{*}")
+    marks = {s.edges: s.marks for s in tile.segments if s.kind == "road"}
+    assert marks == {((0, 1),): ("inn",), ((0, 2),): (), ((0, 3),): ()}
+
+
+def test_pennant_and_other_marks_in_any_order() -> None:
+    a = parse_tile("toy.a", 1, "CFFC", "city{N,W} pennant cathedral; field{ENE,ESE,SSE,SSW}->N")
+    b = parse_tile("toy.b", 1, "CFFC", "city{N,W} cathedral pennant; field{ENE,ESE,SSE,SSW}->N")
+    for tile in (a, b):
+        city = tile.segments[0]
+        assert (city.pennants, city.marks) == (1, ("cathedral",))
+
+
+@pytest.mark.parametrize("features", ["city{N} wine wine; field{*}", "city{N} pennant pennant; field{*}"])
+def test_a_mark_stands_once_on_a_segment(features: str) -> None:
+    with pytest.raises(ValueError, match="mark"):
+        parse_tile("toy.bad", 1, "CFFF", features)
+
+
+def test_an_inner_field_touches_no_edge_but_its_cities() -> None:
+    tile = parse_tile("toy.caps", 1, "CCCC", "city{N}; city{E}; city{S}; city{W}; field{}->N,E,S,W")
+    inner = tile.segments[4]
+    assert (inner.kind, inner.halves, inner.cells, inner.cities) == ("field", (), (0,), (0, 1, 2, 3))
+    assert tile.rotations[0].targets[(0, "field")] == 4  # a farmer names it "field"
+    with pytest.raises(ValueError, match="only a field"):
+        parse_tile("toy.bad", 1, "CFFF", "city{}; field{*}")
+
+
+def test_marks_are_counted_on_the_joined_feature() -> None:
+    """Two inn straights joined by a plain straight: one road, two inns (counted when asked)."""
+    board = Board()
+    inn = parse_tile("toy.inn", 1, "FRFR", "road{W,E} inn; field{WNW,NNW,NNE,ENE}; field{ESE,SSE,SSW,WSW}")
+    board.place(inn, 0, 0, 0)
+    board.place(TILE_TYPES["base.U"], 1, 0, 0)
+    last = board.place(inn, 2, 0, 0)
+    road = board.find(board.placements[last].first_node)
+    assert board.feature_marks(road) == {"inn": 2}
+    field = board.find(board.placements[last].first_node + 1)
+    assert board.feature_marks(field) == {}
+
+
+def test_the_river_ii_inn_and_pigsty_are_segment_marks() -> None:
+    bridge = TILE_TYPES["river2.inn_bridge"]
+    assert [s.marks for s in bridge.segments if s.kind == "road"] == [("inn",)]
+    pigsty = TILE_TYPES["river2.pigsty_curve"]
+    assert [s.marks for s in pigsty.segments if s.kind == "field"] == [("pigsty",), ()]
+    assert pigsty.loose_decorations == ("stable",)  # the Tollkeepers still see a stable beside no road

@@ -1,0 +1,189 @@
+"""Traders & Builders on concrete boards (RULES.md "Traders & Builders"): exact scores.
+
+The start tile base.D has its city to the north and its road running west-east at (0, 0).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import Game, IllegalMove
+from engine.catalog import SET_TILES, TILE_TYPES
+from engine.expansions.traders import send_lonely_builders_home
+from engine.replay import summary
+from tests.helpers import PASS, meeple, play, scored, tile
+
+SETS = ("base", "traders")
+
+
+def figure(kind: str, at: str, **cell: int) -> dict:
+    return {**meeple(at, **cell), "figure": kind}
+
+
+def test_the_set_is_the_catalog_s_twenty_four_tiles_with_twenty_goods() -> None:
+    tiles = SET_TILES["traders"]
+    assert sum(t.count for t in tiles) == 24
+    goods = [m for t in tiles for s in t.segments for m in s.marks]
+    assert {g: goods.count(g) for g in set(goods)} == {"wine": 9, "grain": 6, "cloth": 5}
+    inner = sorted(t.id for t in tiles for s in t.segments if s.kind == "field" and not s.halves)
+    assert inner == [
+        "traders.band_cap_cloth", "traders.band_cap_wine", "traders.corner_caps_cloth", "traders.two_corners_wine",
+    ]  # fmt: skip
+    bridge = TILE_TYPES["traders.bridge"]
+    assert [s.edges for s in bridge.segments if s.kind == "road"] == [((0, 0), (0, 2)), ((0, 3), (0, 1))]
+
+
+# A city of four tiles around a three-sided grain city at (0, -1); Ann's knight in it.
+GRAIN_CITY = ["traders.three_sides_grain", "base.E", "base.U", "base.E"]
+
+
+def test_goods_go_to_whoever_completes_the_city_not_to_its_knights() -> None:
+    moves = [
+        tile(0, -1, 180), meeple("city:S"),  # Ann's knight
+        tile(-1, -1, 90), PASS,
+        tile(1, 0), PASS,
+        tile(1, -1, 270), PASS,  # Bob completes the city
+    ]  # fmt: skip
+    game, events = play(GRAIN_CITY, moves, sets=SETS)
+    assert [e for e in events if e["type"] == "goods"] == [{"type": "goods", "player": "Bob", "goods": {"grain": 1}}]
+    assert scored(events, final=False) == [("city", {"Ann": 8})]  # 4 tiles x 2, as usual
+    assert game.finished
+    # Bob holds the only grain: 10; nobody holds wine or cloth: nobody scores for them.
+    assert scored(events, final=True) == [("grain", {"Bob": 10})]
+    assert game.scores == [8, 10]
+    out, _status = summary(game.to_json())
+    assert out["goods"] == {"Ann": {"wine": 0, "grain": 0, "cloth": 0}, "Bob": {"wine": 0, "grain": 1, "cloth": 0}}
+
+
+def test_tied_goods_each_score_ten() -> None:
+    game = Game(["Ann", "Bob", "Cy"], list(SETS), seed=0, pool=[])
+    state = game.expansion_state("traders")
+    state.goods[0].update(wine=3, cloth=1)
+    state.goods[1].update(wine=3)
+    events: list = []
+    game.expansions[0].final_scoring(game, events)
+    assert [(e["feature"], e["points"]) for e in events] == [("wine", {"Ann": 10, "Bob": 10}), ("cloth", {"Ann": 10})]
+
+
+def test_a_city_unfinished_at_the_end_gives_no_goods() -> None:
+    game, events = play(GRAIN_CITY[:2], [tile(0, -1, 180), meeple("city:S"), tile(-1, -1, 90), PASS], sets=SETS)
+    assert game.finished
+    assert not [e for e in events if e["type"] == "goods"]
+    assert scored(events, final=True) == [("city", {"Ann": 3})]  # 3 tiles, 1 each; no goods score
+
+
+# A straight road east of the start tile: Ann's thief, then her builder on it.
+ROAD = ["base.U"] * 7
+BUILDER_MOVES = [
+    tile(1, 0), meeple("road:E"),  # Ann's thief
+    tile(-1, 0), PASS,
+    tile(2, 0), figure("builder", "road:E"),  # Ann's builder joins her thief
+    tile(0, 1), PASS,
+]  # fmt: skip
+
+
+def test_a_tile_extending_the_builder_s_road_gives_one_more_tile_once_a_turn() -> None:
+    game, _events = play(ROAD, BUILDER_MOVES, sets=SETS)
+    assert game.player_name == "Ann"
+    events = game.apply(tile(3, 0))
+    events += game.apply(PASS)
+    assert {"type": "extra_turn", "player": "Ann"} in events
+    ended = [e for e in events if e["type"] == "turn_ended"]
+    assert ended[-1]["player"] == "Ann" and ended[-1]["next"] == "Ann"
+    assert game.player_name == "Ann" and game.step == "tile"
+    # The extra tile extends the road again: no third part.
+    events = game.apply(tile(4, 0)) + game.apply(PASS)
+    assert not [e for e in events if e["type"] == "extra_turn"]
+    assert game.player_name == "Bob"
+
+
+def test_the_builder_stands_only_beside_its_owner_s_follower_on_a_road_or_city() -> None:
+    game, _ = play(ROAD, BUILDER_MOVES[:4] + [tile(2, 0)], sets=SETS)
+    builder_moves = [m for m in game.legal_moves() if m.get("figure") == "builder"]
+    assert builder_moves == [{"type": "meeple", "at": "road:E", "figure": "builder"}]
+    with pytest.raises(IllegalMove, match="may not stand on the field"):
+        game.apply(figure("builder", "field:NNW"))
+    labels = [o.label for o in game.question().options if o.move.get("figure") == "builder"]
+    assert labels == ["builder on the road running east–west"]
+    game.apply(PASS)
+    game.apply(tile(0, 1))  # Bob: no follower of his on that road
+    with pytest.raises(IllegalMove, match="already holds one of your followers"):
+        game.apply(figure("builder", "road:W"))
+
+
+def test_the_builder_goes_home_with_its_road_and_scores_nothing() -> None:
+    moves = [*BUILDER_MOVES, tile(3, 0), PASS]  # Ann's extra part follows
+    game, _ = play([*ROAD[:5], "base.A", "base.A"], moves, sets=SETS)
+    events = game.apply(tile(4, 0, 90)) + game.apply(PASS)  # Ann closes the east end (extra part)
+    assert not scored(events)
+    game.apply(tile(-2, 0, 270))  # Bob closes the west end
+    events = game.apply(PASS)
+    assert scored(events) == [("road", {"Ann": 7})]  # 7 tiles, the thief's; the builder weighs nothing
+    assert game.hands() == [{"follower": 7, "builder": 1, "pig": 1}, {"follower": 7, "builder": 1, "pig": 1}]
+
+
+def test_a_builder_with_no_follower_of_its_owner_left_goes_home() -> None:
+    game, _ = play(ROAD, BUILDER_MOVES, sets=SETS)
+    board = game.board
+    road = board.find(board.placements[1].first_node)
+    thief = next(f for f in board.followers[road] if len(f) == 2)
+    board.remove_figure(thief)  # as the plague would
+    game.return_figure(thief)
+    send_lonely_builders_home(game)
+    assert board.followers[road] is None
+    assert game.hands()[0] == {"follower": 7, "builder": 1, "pig": 1}
+
+
+# Ann's farmer north of the start road, Bob's farmer north of the city he closes; Ann's tile joins
+# the two fields and she puts her pig there.
+PIG_POOL = ["base.U", "base.E", "base.E"]
+PIG_MOVES = [
+    tile(1, 0), meeple("field:NNE"),
+    tile(0, -1, 180), meeple("field:NNW"),  # closes the start tile's city (2 tiles, nobody's)
+    tile(1, -1), figure("pig", "field:SSW"),
+]  # fmt: skip
+
+
+def test_the_pig_makes_each_completed_city_worth_four_to_its_owner_only() -> None:
+    game, events = play(PIG_POOL, PIG_MOVES, sets=SETS)
+    assert game.finished
+    assert scored(events, final=True) == [("field", {"Ann": 4, "Bob": 3})]  # a tie: both score the field
+
+
+def test_without_the_pig_both_score_three() -> None:
+    game, events = play(PIG_POOL, [*PIG_MOVES[:5], PASS], sets=SETS)
+    assert scored(events, final=True) == [("field", {"Ann": 3, "Bob": 3})]
+
+
+def test_the_pig_needs_its_owner_s_farmer_in_the_field() -> None:
+    game, _ = play(PIG_POOL, PIG_MOVES[:4], sets=SETS)
+    game.apply(tile(1, -1))
+    assert {m["at"] for m in game.legal_moves() if m.get("figure") == "pig"} == {"field:ENE"}
+    game2, _ = play(PIG_POOL, [tile(1, 0), PASS, tile(0, -1, 180), PASS, tile(1, -1)], sets=SETS)
+    assert not [m for m in game2.legal_moves() if m.get("figure") == "pig"]
+
+
+@pytest.mark.parametrize("sets, expected", [(["base", "river2", "traders"], 4), (["base", "river2"], 3)])
+def test_the_river_ii_pigsty_is_a_pig_for_every_scorer_with_traders(sets: list[str], expected: int) -> None:
+    game = Game(["Ann", "Bob"], sets, seed=0, pool=[])
+    board = game.board
+    sty = board.place(TILE_TYPES["river2.pigsty_curve"], 10, 0, 0)
+    board.place(TILE_TYPES["base.E"], 11, 0, 90)  # a city cap facing east...
+    board.place(TILE_TYPES["base.E"], 12, 0, 270)  # ...closed by one facing west
+    pasture = next(n for n in board.tile_nodes(sty) if "pigsty" in board.segment_of(n).marks)
+    root = board.find(pasture)
+    assert game.feature_value(root, final=True) == expected
+    assert game.feature_value(root, final=True, player=1) == expected  # never more than 4
+
+
+def test_a_castle_joining_the_builder_s_road_gives_the_extra_tile() -> None:
+    """Placing a castle is placing a tile: konradsheim's west road stub extends Ann's builder's road."""
+    game = Game(["Ann", "Bob"], ["base", "castles", "traders"], pool=["base.U"] * 6,
+                castles={"Ann": ["castles.konradsheim"], "Bob": []})  # fmt: skip
+    draw = {"type": "draw"}
+    for move in [draw, *BUILDER_MOVES[:2], *BUILDER_MOVES[2:4], draw, *BUILDER_MOVES[4:8]]:
+        game.apply(move)
+    events = game.apply({"type": "castle", "castle": "castles.konradsheim", "x": 3, "y": 0, "rot": 0})
+    events += game.apply(PASS)
+    assert {"type": "extra_turn", "player": "Ann"} in events
+    assert game.player_name == "Ann"
