@@ -26,7 +26,7 @@ from engine.moves import Question
 from engine.words import tile_name
 from locales import translations
 from renderer.board import label_cells
-from renderer.jobs import board_png, final_png, preview_png, story_png, turn_png
+from renderer.jobs import board_png, final_pieces_png, preview_png, story_png, turn_png
 from service import Ask, Caller, GameService, LobbyOptions, PlayResult, ServiceError, TurnView
 from storage import Store, open_database
 
@@ -138,8 +138,14 @@ async def _play_on(service: GameService, view: TurnView, db_path: Path, pictures
     if pictures:
         pictures.mkdir(parents=True, exist_ok=True)
         path = pictures / f"game-{view.game_id}-final.png"
-        path.write_bytes(await service.picture(Caller.system(None), final_png, view.game_id))
+        # The final board, and its quarters when it is too big to read whole (as the final post has them).
+        pieces = await service.picture(Caller.system(None), final_pieces_png, view.game_id)
+        path.write_bytes(pieces[0])
         write(_("final picture: {path}").format(path=path))
+        for quarter, png in zip(("nw", "ne", "sw", "se"), pieces[1:], strict=False):
+            part = pictures / f"game-{view.game_id}-final-{quarter}.png"
+            part.write_bytes(png)
+            write(_("final picture: {path}").format(path=part))
         story = pictures / f"game-{view.game_id}-story.png"
         story.write_bytes(await service.picture(Caller.system(None), story_png, view.game_id, view.game_id))
         write(_("the game's story: {path}").format(path=story))
