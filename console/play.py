@@ -339,13 +339,23 @@ def _tile_pick(answer: str, moves: list[dict], by_cell: dict, labels: dict) -> i
     if not (re.fullmatch(r"[0-9]{1,3}", rest[0]) and int(rest[0]) in rots):
         return _("the tile fits there turned {rotations}").format(rotations=", ".join(map(str, rots)))
     turned = [i for i in options if moves[i]["rot"] == int(rest[0])]
+    # The words after the rotation name a castle of the player's hand: never one they do not hold.
+    named = " ".join(rest[1:]).lower()
+    if named:
+        chosen = [i for i in turned if moves[i].get("castle") and named in tile_name(moves[i]["castle"]).lower()]
+        if len(chosen) == 1:
+            return chosen[0]
+        if not chosen:
+            castles = [tile_name(moves[i]["castle"]) for i in turned if moves[i].get("castle")]
+            if not castles:
+                return _("only the drawn tile fits there turned {rotation}: leave the castle's name out").format(
+                    rotation=rest[0]
+                )
+            return _("no castle of yours called {name} fits there turned {rotation}: {castles}").format(
+                name=" ".join(rest[1:]), rotation=rest[0], castles=", ".join(castles)
+            )
     if len(turned) == 1:
         return turned[0]
-    # Two castles fit that cell turned so: the words after the rotation name one.
-    named = " ".join(rest[1:]).lower()
-    chosen = [i for i in turned if named and named in tile_name(moves[i]["castle"]).lower()]
-    if len(chosen) == 1:
-        return chosen[0]
     return _("more than one castle fits there turned {rotation}: name it ({castles})").format(
         rotation=rest[0], castles=", ".join(tile_name(moves[i]["castle"]) for i in turned)
     )

@@ -225,6 +225,14 @@ def test_the_terminal_tells_two_castles_on_one_cell_apart():
     assert _tile_pick("A 0 rieneck", moves, by_cell, labels) == 1
     assert _tile_pick("1 0 0 eltz", moves, by_cell, labels) == 0
     assert _tile_pick("A 90", moves, by_cell, labels) == 2  # only one castle turned so
+    # A castle the player does not hold is never placed instead of the one they hold.
+    said = _tile_pick("A 90 bentheim", moves, by_cell, labels)
+    assert said == f"no castle of yours called bentheim fits there turned 90: {tile_name('castles.eltz')}"
+    drawn = [{"type": "tile", "x": 1, "y": 0, "rot": 0}]
+    assert _tile_pick("A 0 eltz", drawn, {(1, 0): [0]}, labels) == (
+        "only the drawn tile fits there turned 0: leave the castle's name out"
+    )
+    assert _tile_pick("A 0", drawn, {(1, 0): [0]}, labels) == 0
 
 
 async def test_the_terminal_gives_hints_wraps_the_bag_and_writes_boards_into_the_games_folder(tmp_path):
