@@ -17,11 +17,13 @@ from engine.expansions.registry import set_title
 from engine.language import _, ngettext, use
 from locales import translations
 from renderer.board import png_bytes, render_board
-from renderer.jobs import story_png
-from renderer.summary import render_final, replay_gif
+from renderer.jobs import final_pieces_png, story_png
+from renderer.summary import replay_gif
 from service import Caller, GameService, LobbyOptions, ServiceError
 from storage import Store, open_database
 from storage.database import safe_url
+
+QUARTERS = ("nw", "ne", "sw", "se")  # the order final_pieces_png gives a big board's quarters in
 
 
 class Progress:
@@ -57,7 +59,7 @@ async def run_demo(
         seed = random.SystemRandom().randrange(1, 10**6)
     use(translations(language))
     out.mkdir(parents=True, exist_ok=True)
-    for old in out.glob("board-[0-9][0-9][0-9].png"):  # a previous run's turns: this game's only
+    for old in [*out.glob("board-[0-9][0-9][0-9].png"), *out.glob("final-[ns][ew].png")]:  # a previous run's
         old.unlink()
     db_path = database or str(out / "demo.db")
     db = await open_database(db_path)
@@ -102,7 +104,11 @@ async def run_demo(
         record = await service.export(host, lobby.id)
         (out / "record.json").write_text(json.dumps(record, indent=1))
         if pictures:
-            render_final(game).save(out / "final.png")
+            # The final board, and its quarters when it is too big to read whole (as the final post has them).
+            pieces = await service.picture(host, final_pieces_png, lobby.id, language=language)
+            (out / "final.png").write_bytes(pieces[0])
+            for quarter, png in zip(QUARTERS, pieces[1:], strict=False):
+                (out / f"final-{quarter}.png").write_bytes(png)
             (out / "story.png").write_bytes(story_png(record, row.id, language=language))
             (out / "replay.gif").write_bytes(replay_gif(record))
         turns, placed, set_aside = counts["turn_ended"], counts["tile_placed"], counts["tile_discarded"]

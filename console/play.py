@@ -26,7 +26,7 @@ from engine.moves import Question
 from engine.words import tile_name
 from locales import translations
 from renderer.board import label_cells
-from renderer.jobs import board_png, final_png, preview_png, story_png, turn_pngs
+from renderer.jobs import board_png, final_pieces_png, preview_png, story_png, turn_pngs
 from service import Ask, Caller, GameService, LobbyOptions, PlayResult, ServiceError, TurnView
 from storage import Store, open_database
 
@@ -138,8 +138,14 @@ async def _play_on(service: GameService, view: TurnView, db_path: Path, pictures
     if pictures:
         pictures.mkdir(parents=True, exist_ok=True)
         path = pictures / f"game-{view.game_id}-final.png"
-        path.write_bytes(await service.picture(Caller.system(None), final_png, view.game_id))
+        # The final board, and its quarters when it is too big to read whole (as the final post has them).
+        pieces = await service.picture(Caller.system(None), final_pieces_png, view.game_id)
+        path.write_bytes(pieces[0])
         write(_("final picture: {path}").format(path=path))
+        for quarter, png in zip(("nw", "ne", "sw", "se"), pieces[1:], strict=False):
+            part = pictures / f"game-{view.game_id}-final-{quarter}.png"
+            part.write_bytes(png)
+            write(_("final picture: {path}").format(path=part))
         story = pictures / f"game-{view.game_id}-story.png"
         story.write_bytes(await service.picture(Caller.system(None), story_png, view.game_id, view.game_id))
         write(_("the game's story: {path}").format(path=story))
@@ -217,14 +223,15 @@ async def _hint(service: GameService, view: TurnView) -> str:
 async def _picture(service: GameService, view: TurnView, folder: Path, name: str = "turn") -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"game-{view.game_id}-turn-{view.turn:03d}-{name}.png"
+    legal = {f"{x},{y}": label for (x, y), label in label_cells(list(view.placements)).items()}
     if name == "turn":
-        legal = {f"{x},{y}": label for (x, y), label in label_cells(list(view.placements)).items()}
         pngs = await service.picture(_player(view), turn_pngs, view.game_id, legal or None)
         path.write_bytes(pngs[0])
         for k, png in enumerate(pngs[1:], start=2):  # the pieces holding the legal cells it could not show
             path.with_name(f"{path.stem}-{k}.png").write_bytes(png)
     else:
-        path.write_bytes(await service.picture(_player(view), board_png, view.game_id))
+        # The whole board, lettered with the current choice as the turn pictures letter it.
+        path.write_bytes(await service.picture(_player(view), board_png, view.game_id, None, legal or None))
     return path
 
 
@@ -336,13 +343,23 @@ def _tile_pick(answer: str, moves: list[dict], by_cell: dict, labels: dict) -> i
     if not (re.fullmatch(r"[0-9]{1,3}", rest[0]) and int(rest[0]) in rots):
         return _("the tile fits there turned {rotations}").format(rotations=", ".join(map(str, rots)))
     turned = [i for i in options if moves[i]["rot"] == int(rest[0])]
+    # The words after the rotation name a castle of the player's hand: never one they do not hold.
+    named = " ".join(rest[1:]).lower()
+    if named:
+        chosen = [i for i in turned if moves[i].get("castle") and named in tile_name(moves[i]["castle"]).lower()]
+        if len(chosen) == 1:
+            return chosen[0]
+        if not chosen:
+            castles = [tile_name(moves[i]["castle"]) for i in turned if moves[i].get("castle")]
+            if not castles:
+                return _("only the drawn tile fits there turned {rotation}: leave the castle's name out").format(
+                    rotation=rest[0]
+                )
+            return _("no castle of yours called {name} fits there turned {rotation}: {castles}").format(
+                name=" ".join(rest[1:]), rotation=rest[0], castles=", ".join(castles)
+            )
     if len(turned) == 1:
         return turned[0]
-    # Two castles fit that cell turned so: the words after the rotation name one.
-    named = " ".join(rest[1:]).lower()
-    chosen = [i for i in turned if named and named in tile_name(moves[i]["castle"]).lower()]
-    if len(chosen) == 1:
-        return chosen[0]
     return _("more than one castle fits there turned {rotation}: name it ({castles})").format(
         rotation=rest[0], castles=", ".join(tile_name(moves[i]["castle"]) for i in turned)
     )

@@ -165,15 +165,31 @@ async def test_a_game_stopped_with_quit_resumes_where_it_stopped(tmp_path):
     assert await run_console(["base", "toll"], ["Ann"], 1, 3, db, None, first.read, first.write) == 0
     said = "\n".join(first.out)
     assert f"python bot.py play --resume 1 --db {db}" in said
-    listing = next(line for line in first.out if "tiles left:" in line)
+    listing = " ".join(next(line for line in first.out if "tiles left:" in line).split())  # wrapped lines joined
     names = [part.rsplit(" x", 1)[0] for part in listing.split(": ", 1)[1].split(", ")]
+    assert len(names) > 20 and all(re.fullmatch(r"[a-z][a-z -]+", name) for name in names), names
     assert len(names) == len(set(names))  # each tile name once, with its count
     second = Script()
     pictures = tmp_path / "pictures"
     assert await run_console([], [], 0, None, db, pictures, second.read, second.write, resume=1) == 0
     assert "final scores:" in "\n".join(second.out)
     assert (pictures / "game-1-final.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    record = json.loads(json.dumps(await _record(db)))
+    wanted = [name.replace("final-", "game-1-final-") for name in quarters(record)]
+    assert sorted(p.name for p in pictures.glob("game-1-final-*.png")) == wanted  # a big board in quarters too
     assert "cannot resume" in "\n".join(await _resume_missing(db))
+
+
+async def _record(db) -> dict:
+    from service import Caller, GameService
+    from storage import Store, open_database
+
+    database = await open_database(db)
+    try:
+        _row, game = await GameService(Store(database)).game(Caller.system(None), 1)
+        return game.to_json()
+    finally:
+        await database.close()
 
 
 async def _resume_missing(db) -> list[str]:
@@ -207,6 +223,14 @@ def test_the_terminal_tells_two_castles_on_one_cell_apart():
     assert _tile_pick("A 0 rieneck", moves, by_cell, labels) == 1
     assert _tile_pick("1 0 0 eltz", moves, by_cell, labels) == 0
     assert _tile_pick("A 90", moves, by_cell, labels) == 2  # only one castle turned so
+    # A castle the player does not hold is never placed instead of the one they hold.
+    said = _tile_pick("A 90 bentheim", moves, by_cell, labels)
+    assert said == f"no castle of yours called bentheim fits there turned 90: {tile_name('castles.eltz')}"
+    drawn = [{"type": "tile", "x": 1, "y": 0, "rot": 0}]
+    assert _tile_pick("A 0 eltz", drawn, {(1, 0): [0]}, labels) == (
+        "only the drawn tile fits there turned 0: leave the castle's name out"
+    )
+    assert _tile_pick("A 0", drawn, {(1, 0): [0]}, labels) == 0
 
 
 async def test_the_terminal_gives_hints_wraps_the_bag_and_writes_boards_into_the_games_folder(tmp_path):
@@ -252,10 +276,23 @@ async def test_the_demo_counts_turns_and_set_aside_tiles_from_events_and_a_secon
     assert ("fitted nowhere" in said.out) == (discarded > 0)
     assert "72/72 tiles drawn" in said.err  # the bag as dealt, whatever was placed from elsewhere
     assert len(list(tmp_path.glob("board-*.png"))) == turns
+    assert quarters(record) == ["final-ne.png", "final-nw.png", "final-se.png", "final-sw.png"]  # a wide board
+    assert sorted(p.name for p in tmp_path.glob("final-*.png")) == quarters(record)
     assert await run_demo(["base"], 2, 5, tmp_path, pictures=True) == 0  # a shorter game into the same folder
     second = json.loads((tmp_path / "record.json").read_text())
     turns = sum(e["type"] == "turn_ended" for e in summary(second)[0]["events"])
     assert len(list(tmp_path.glob("board-*.png"))) == turns
+    assert sorted(p.name for p in tmp_path.glob("final-*.png")) == quarters(second)  # none left from the first
+
+
+def quarters(record: dict) -> list[str]:
+    """The final board's quarter pictures a game's board calls for (renderer.jobs.PIECES_FROM)."""
+    from engine.record import game_from_record
+    from renderer.jobs import PIECES_FROM
+
+    cells = [cell for placed in game_from_record(record).board.placements for cell in placed.cells]
+    wide = max(max(c[i] for c in cells) - min(c[i] for c in cells) + 1 for i in (0, 1))
+    return sorted(f"final-{q}.png" for q in ("nw", "ne", "sw", "se")) if wide > PIECES_FROM else []
 
 
 async def test_the_replay_command_has_help_and_stops_quietly_when_its_reader_does(tmp_path):

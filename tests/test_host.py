@@ -228,12 +228,23 @@ def test_the_compose_services_share_the_image_data_volume_and_publish_metrics():
 
 
 def test_the_image_keeps_its_database_in_the_volume_and_can_back_up_postgresql():
+    import re
+
     text = (ROOT / "Dockerfile").read_text()
     assert "pip install --no-cache-dir -r requirements.txt" in text
     assert "USER carcassonne" in text and "HEALTHCHECK" in text and '"bot.py", "health", "--here"' in text
     assert "DATABASE_URL=sqlite:////data/carcassonne.db" in text and 'VOLUME ["/data"]' in text
     assert "chown carcassonne /data" in text and "DATABASE_PATH" not in text
     assert "postgresql-client" in text and "METRICS_HOST=0.0.0.0" in text and "EXPOSE 9100" in text
+    from bot import main
+
+    for entry in re.findall(r'(?:^CMD|CMD) (\[.*\])$', text, re.M):  # the image's entry points, as bot.py reads them
+        command = json.loads(entry)
+        assert command[:2] == ["python", "bot.py"]
+        with pytest.raises(SystemExit) as shown:
+            main([*command[2:], "--help"])
+        assert shown.value.code == 0, command
+    assert len(re.findall(r"CMD \[", text)) == 2  # the health check's and the bot's
     ignored = (ROOT / ".dockerignore").read_text().split()
     for kept_out in ("backups", ".hypothesis", "tests", "benchmarks", "docs", "data", ".env", "*.db"):
         assert kept_out in ignored, kept_out
