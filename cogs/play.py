@@ -35,6 +35,7 @@ class Play(PhaseCog):
     def __init__(self, bot: Any) -> None:
         super().__init__(bot)
         self._failing: set[int] = set()  # games whose notices failed (logged once)
+        self._unposted: list[Any] = []  # the notices of the tick being posted, not posted yet
 
     async def cog_load(self) -> None:
         await super().cog_load()
@@ -44,6 +45,7 @@ class Play(PhaseCog):
     async def cog_unload(self) -> None:
         self.deadlines.cancel()
         with contextlib.suppress(Exception):  # shutting down: another instance may take the clock at once
+            await self.service.not_posted(self._unposted)  # what the cancelled loop did not post yet
             await self.service.release_clock()
 
     @app_commands.command(name="place", description="Play your turn in one command (the panel opens for what is left)")
@@ -304,15 +306,28 @@ class Play(PhaseCog):
         except Exception:  # the clock must keep ticking for every other game
             log.exception("the deadline tick failed")
             return
+        # Each notice is in the outbox since its change committed: it is marked posted once its
+        # post went out; a failed post is offered again at the next tick (of any process), and what
+        # a killed process left unposted is posted by the next one that ticks.
+        self._unposted = list(notices)
         for notice in notices:
             try:
                 await table_of(self.bot).post_notice(notice)
-                self._failing.discard(notice.game_id)
             except Exception:
                 FAILED_POSTS.labels("notice").inc()
                 if notice.game_id not in self._failing:
                     log.exception("notice for game %s failed", notice.game_id)
                 self._failing.add(notice.game_id)
+                self._unposted.remove(notice)
+                with contextlib.suppress(Exception):
+                    await self.service.not_posted([notice])
+                continue
+            self._failing.discard(notice.game_id)
+            self._unposted.remove(notice)
+            try:
+                await self.service.posted([notice])
+            except Exception:  # the next tick marks it (the loop posted it): logged, not reposted
+                log.exception("notice for game %s posted but not marked", notice.game_id)
 
     @deadlines.before_loop
     async def _ready(self) -> None:

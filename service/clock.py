@@ -13,6 +13,7 @@ leaves no game waiting.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 from datetime import datetime, timedelta
@@ -24,14 +25,14 @@ from engine.language import _, ngettext
 from service import validate
 from service.announce import announce, game_language, in_language
 from service.caller import Caller
-from service.core import ServiceCore
+from service.core import NOTICE_HOLD, ServiceCore
 from service.gamelog import AlreadyPlayed, turn_seconds
 from service.turns import AUTO_USER
 from service.validate import ServiceError
-from service.views import Notice
+from service.views import Notice, TurnView
 from service.workers import computer_turn
 from storage import GameRow
-from storage.store import parse_time
+from storage.store import Pending, parse_time
 
 log = logging.getLogger(__name__)
 
@@ -79,6 +80,14 @@ class Clock(ServiceCore):
             return []
         self._lease_holder = None
         now = self.clock()
+        try:  # the loop posted what the last tick offered (it awaits every post before the next tick)
+            await self.store.notices_posted(self._offered, now)
+        except Exception:
+            log.exception("the deadline clock cannot reach the outbox")
+            return []
+        self._offered = []
+        self._ticks += 1
+        holder = f"{self.instance_id}#{self._ticks}"  # this tick's notices, posted after it
         try:
             clocks = await self.store.turn_clocks()
             waiting = set(await self.store.automatic_game_ids())
@@ -88,7 +97,6 @@ class Clock(ServiceCore):
         active = {c[0] for c in clocks}
         self.active_games = len(active)
         self._failing = {g: why for g, why in self._failing.items() if g in active}
-        notices: list[Notice] = []
         # Only the games with something due are loaded (a restart loads no other game).
         due = {c[0] for c in clocks if _due(c, now)} | (waiting & active)
         if self.store.shared and due:
@@ -96,17 +104,67 @@ class Clock(ServiceCore):
                 due = set(await self.store.claim_games(sorted(due), self.instance_id, now, CLAIM_TTL))
             except Exception:
                 log.exception("the deadline clock cannot claim its games")
-                return []
+                due = set()  # what the outbox holds is still posted
         for game_id in sorted(due):
             try:
-                notice = await self._tick_game(game_id, now)
+                await self._tick_game(game_id, now, holder)
             except Exception as exc:
                 self._clock_failed(game_id, exc)
                 continue
             self._failing.pop(game_id, None)
-            if notice is not None:
-                notices.append(notice)
+        return await self._notices(holder, now)
+
+    async def _notices(self, holder: str, now: datetime) -> list[Notice]:
+        """What to post now: the notices this tick wrote, and those a process left unposted (it
+        died, or its post failed) once their hold expired; each game's in one post after the
+        turn they lead to. A reminder of a turn since played is dropped."""
+        try:
+            pending = await self.store.claim_notices(holder, now, NOTICE_HOLD)
+        except Exception:
+            log.exception("the deadline clock cannot read the outbox")
+            return []
+        by_game: dict[int, list[Pending]] = {}
+        for p in pending:
+            by_game.setdefault(p.game_id, []).append(p)
+        notices: list[Notice] = []
+        stale: list[int] = []
+        for game_id, rows in by_game.items():
+            guild = rows[0].body.get("guild_id")
+            guild = guild if isinstance(guild, str) else None
+            try:
+                view = await self.turn(Caller.system(guild), game_id)
+            except Exception as exc:  # held until it expires, then offered again (a few times)
+                self._clock_failed(game_id, exc)
+                continue
+            told: list[Pending] = []
+            for r in rows:
+                if r.kind != "reminder":
+                    told.append(r)
+                elif r.version != view.version or view.finished:
+                    stale.append(r.id)
+                else:
+                    notices.append(_notice(r, guild, [r.id]))
+            if told:
+                lines = [line for r in told for line in _lines(r)]
+                notices.append(_notice(told[0], guild, [r.id for r in told], lines, view))
+        if stale:
+            with contextlib.suppress(Exception):  # offered again next tick, and dropped then
+                await self.store.notices_posted(stale, now)
+        notices.sort(key=lambda n: n.outbox[0])
+        self._offered = [i for n in notices for i in n.outbox]
         return notices
+
+    async def posted(self, notices: list[Notice]) -> None:
+        """The front end posted these notices: they are not offered again."""
+        ids = {i for n in notices for i in n.outbox}
+        self._offered = [i for i in self._offered if i not in ids]
+        await self.store.notices_posted(sorted(ids), self.clock())
+
+    async def not_posted(self, notices: list[Notice]) -> None:
+        """Posting these failed: they are offered again at the next tick (a few times at most)."""
+        ids = {i for n in notices for i in n.outbox}
+        self._offered = [i for i in self._offered if i not in ids]
+        await self.store.release_notices(sorted(ids))
 
     def _self_report(self) -> dict[str, Any]:
         """What this process says of itself at each tick (``bot.py health`` reads it)."""
@@ -117,7 +175,10 @@ class Clock(ServiceCore):
 
     async def release_clock(self) -> None:
         """Give up the deadline clock's lease (at shutdown), so another instance may take it
-        at once instead of after LEASE_TTL."""
+        at once instead of after LEASE_TTL. What the last tick offered counts as posted, as at
+        the next tick (a front end hands back with ``not_posted`` what it could not post)."""
+        offered, self._offered = self._offered, []
+        await self.store.notices_posted(offered, self.clock())
         await self.store.release_clock_lease(self.instance_id)
 
     def _clock_failed(self, game_id: int, exc: Exception) -> None:
@@ -130,7 +191,9 @@ class Clock(ServiceCore):
         else:
             log.error("deadline clock: game #%s failed", game_id, exc_info=exc)
 
-    async def _tick_game(self, game_id: int, now: datetime) -> Notice | None:
+    async def _tick_game(self, game_id: int, now: datetime, holder: str) -> None:
+        """Whatever is due in one game, each change committed with its notice (to the outbox,
+        held by ``holder``)."""
         async with self.log.lock(game_id):
             row, game = await self.log.load(game_id)
             if row.status != "active" or game.finished:
@@ -142,12 +205,8 @@ class Clock(ServiceCore):
             if seat is not None and (seat.is_ai or seat.status != "playing"):
                 # Nobody will click for this seat: play it now (a crash between a human's move and
                 # the computer's reply left it waiting).
-                events = await self.run_automatic(system, game_id)
-                if not events:
-                    return None
-                turn = await self.turn(system, game_id)
-                return Notice("moved", game_id, row.guild_id, actor_id, actor,
-                              announce(events, game_language(row)), turn)  # fmt: skip
+                await self.run_automatic(system, game_id, notify=holder)
+                return None
             limit = turn_seconds(row)  # the turn limit, or the player's time bank
             if row.turn_started_at is None or (not limit and row.clocks is None):
                 return None
@@ -159,42 +218,45 @@ class Clock(ServiceCore):
                 return None
             deadline = row.turn_started_at + timedelta(seconds=limit)
             if now >= deadline:
-                lines = await self._time_out(row, game)
-                if lines is None:
-                    return None  # the player moved just in time (in another instance)
-                return Notice("timeout", game_id, row.guild_id, actor_id, actor, lines,
-                              await self.turn(system, game_id))  # fmt: skip
+                await self._time_out(row, game, holder)  # nothing if the player moved just in time
+                return None
             # The reminders this turn has reached (after a downtime, only the latest goes out).
             stage = sum(1 for f in REMINDERS if now >= row.turn_started_at + timedelta(seconds=limit * f))
-            if stage > row.reminded and await self.store.mark_reminded(game_id, row.version, stage):
+            if stage > row.reminded:
                 with in_language(game_language(row)):
                     if row.clocks is not None:
                         said = _("{player}, your time bank in game #{id} runs out in {duration}.")
                     else:
                         said = _("{player}, your turn in game #{id} ends in {duration}.")
                     lines = [said.format(player=actor, id=game_id, duration=_duration(deadline - now))]
-                return Notice("reminder", game_id, row.guild_id, actor_id, actor, lines)
+                notice = self.outgoing(holder, "reminder", row, actor_id, actor, lines)
+                await self.store.mark_reminded(game_id, row.version, stage, notice, now)
             return None
 
-    async def _time_out(self, row: GameRow, game: Game) -> list[str] | None:
-        """Apply the timeout policy to the human turn at ``row.version``, under the game's lock.
+    async def _time_out(self, row: GameRow, game: Game, holder: str) -> None:
+        """Apply the timeout policy to the human turn at ``row.version``, under the game's lock,
+        each write with its notice.
 
-        Both policies are versioned writes: a move that got in first wins (None is returned),
+        Both policies are versioned writes: a move that got in first wins (nothing is done),
         and a forfeit makes any later move of that player fail, so never both count.
         """
         system = Caller.system(row.guild_id)
         users = row.setup["users"]  # type: ignore[index]
         actor_id, actor = users[game.actor], game.players[game.actor]
         if row.options.get("timeout_policy") == "forfeit":
-            if not await self.store.set_seat_status(row.id, actor_id, "forfeited", expected_version=row.version):
-                return None
             with in_language(game_language(row)):
                 lines = [
                     _("{player} ran out of time and forfeits game #{id}; their turns are played automatically.").format(
                         player=actor, id=row.id
                     )
                 ]
-            return lines + announce(await self.run_automatic(system, row.id), game_language(row))
+            notice = self.outgoing(holder, "timeout", row, actor_id, actor, lines)
+            if await self.store.set_seat_status(
+                row.id, actor_id, "forfeited", expected_version=row.version, notice=notice, now=self.clock()
+            ):
+                self.log.forget(row.id)
+                await self.run_automatic(system, row.id, notify=holder)
+            return
         stand_in = STAND_IN if row.options.get("timeout_policy") == "computer" else None
         if stand_in is not None and self.workers is not None:  # a computer thinks off the event loop
             moves = await self.workers.run(computer_turn, game.to_json(), stand_in)
@@ -204,10 +266,6 @@ class Clock(ServiceCore):
         events: list[dict[str, Any]] = []
         for move in moves:
             events += trial.apply(move)
-        try:
-            await self.log.commit(row, game, trial, [(AUTO_USER, m) for m in trial.moves[len(game.moves) :]])
-        except AlreadyPlayed:
-            return None
         language = game_language(row)
         with in_language(language):
             if stand_in is not None:
@@ -215,7 +273,25 @@ class Clock(ServiceCore):
             else:
                 said = _("{player} ran out of time: the turn was played automatically (no figure).")
             lines = [said.format(player=actor)]
-        return lines + announce(events, language) + announce(await self.run_automatic(system, row.id), language)
+        notice = self.outgoing(holder, "timeout", row, actor_id, actor, lines + announce(events, language))
+        try:
+            await self.log.commit(row, game, trial, [(AUTO_USER, m) for m in trial.moves[len(game.moves) :]], notice)
+        except AlreadyPlayed:
+            return
+        await self.run_automatic(system, row.id, notify=holder)
+
+
+def _lines(row: Pending) -> list[str]:
+    lines = row.body.get("lines")
+    return [str(line) for line in lines] if isinstance(lines, list) else []
+
+
+def _notice(
+    row: Pending, guild: str | None, ids: list[int], lines: list[str] | None = None, turn: TurnView | None = None
+) -> Notice:
+    user, player = row.body.get("user_id"), row.body.get("player")
+    return Notice(row.kind, row.game_id, guild, str(user or ""), str(player or ""),
+                  _lines(row) if lines is None else lines, turn, ids)  # fmt: skip
 
 
 def _duration(delta: timedelta) -> str:

@@ -7,7 +7,7 @@ each part calls the others only through the methods declared here.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from engine import Game
@@ -19,6 +19,11 @@ from service.validate import ServiceError
 from service.views import TurnView
 from service.workers import Workers
 from storage import GameRow, Store
+from storage.store import Outgoing
+
+# How long a process holds the outbox rows it is to post (service/clock.py): a process that died
+# before posting them leaves them to whichever process ticks after that.
+NOTICE_HOLD = timedelta(seconds=20)
 
 
 class ServiceCore:
@@ -32,7 +37,14 @@ class ServiceCore:
     member_check: Callable[[int, str], Awaitable[bool]] | None
     _failing: dict[int, str]
     _lease_holder: str | None
+    _offered: list[int]
+    _ticks: int
     active_games: int
+
+    def outgoing(self, holder: str, kind: str, row: GameRow, user_id: str, player: str, lines: list[str]) -> Outgoing:
+        """A notice for the outbox, held by ``holder`` (who posts it once it commits)."""
+        body = {"guild_id": row.guild_id, "user_id": user_id, "player": player, "lines": lines}
+        return Outgoing(kind, body, holder, self.clock() + NOTICE_HOLD)
 
     @staticmethod
     def authorize(row: GameRow, who: Caller) -> None:
@@ -59,6 +71,7 @@ class ServiceCore:
         raise NotImplementedError
 
     async def run_automatic(
-        self, who: Caller, game_id: int, on_turn: Callable[[Game, list[dict[str, Any]]], Any] | None = None
-    ) -> list[dict[str, Any]]:
+        self, who: Caller, game_id: int, on_turn: Callable[[Game, list[dict[str, Any]]], Any] | None = None,
+        notify: str | None = None,
+    ) -> list[dict[str, Any]]:  # fmt: skip
         raise NotImplementedError

@@ -27,7 +27,7 @@ from engine.snapshot import STATE_FORMAT, BadSnapshot
 from service import timecontrol, validate
 from service.validate import ServiceError
 from storage import Conflict, GameRow, NotFound, Store
-from storage.store import Corrupted, Loaded, iso, move_text, parse_time
+from storage.store import Corrupted, Loaded, Outgoing, iso, move_text, parse_time
 
 log = logging.getLogger(__name__)
 
@@ -202,7 +202,11 @@ class GameLog:
                 )
         return game
 
-    async def commit(self, row: GameRow, before: Game, after: Game, entries: list[tuple[str, dict]]) -> None:
+    async def commit(
+        self, row: GameRow, before: Game, after: Game, entries: list[tuple[str, dict]], notice: Outgoing | None = None
+    ) -> None:
+        """Store a turn's moves (versioned: AlreadyPlayed if another got in first), with what
+        players are to be told of them (``notice``, to the outbox in the same transaction)."""
         new_turn = after.turn != before.turn or after.actor != before.actor or after.finished
         result = _result(row, after) if after.finished else None
         now = self.clock()
@@ -221,7 +225,7 @@ class GameLog:
             snapshot = (ENGINE_VERSION, _snapshot_blob(after, setup, log_hash.hexdigest()))
         try:
             version, revision = await self.store.append_moves(
-                row.id, row.version, entries, now, new_turn, result, snapshot, clocks
+                row.id, row.version, entries, now, new_turn, result, snapshot, clocks, notice
             )
         except Conflict:
             self.forget(row.id)

@@ -81,6 +81,8 @@ class GameService(Lobbies, Turns, Clock):
         self.instance_id = uuid.uuid4().hex[:12]  # this process, for the clock's lease
         self._failing: dict[int, str] = {}  # game id -> the failure the clock last reported
         self._lease_holder: str | None = None  # the other instance holding the clock, once warned
+        self._offered: list[int] = []  # outbox rows the last tick handed the front end to post
+        self._ticks = 0  # ticks so far (each tick holds the notices it writes under its own name)
         self.active_games = 0  # as the last clock tick counted them (metrics)
         # Set by the league service: who may sit in a league game.
         self.member_check: Callable[[int, str], Awaitable[bool]] | None = None

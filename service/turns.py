@@ -194,11 +194,13 @@ class Turns(ServiceCore):
         return picks
 
     async def run_automatic(
-        self, who: Caller, game_id: int, on_turn: Callable[[Game, list[dict[str, Any]]], Any] | None = None
-    ) -> list[dict[str, Any]]:
+        self, who: Caller, game_id: int, on_turn: Callable[[Game, list[dict[str, Any]]], Any] | None = None,
+        notify: str | None = None,
+    ) -> list[dict[str, Any]]:  # fmt: skip
         """Play the turns of computer players and of players who left, until a human must act.
 
-        ``on_turn(game, events)`` is called after each automatic turn is stored.
+        ``on_turn(game, events)`` is called after each automatic turn is stored. ``notify``: the
+        outbox holder each turn's notice is written for, with its moves (the clock's tick).
         """
         events: list[dict[str, Any]] = []
         while True:
@@ -234,8 +236,15 @@ class Turns(ServiceCore):
                 trial = game.clone()
                 for move in moves:
                     turn_events += trial.apply(move)
+                notice = None
+                if notify is not None:
+                    name = game.players[game.actor]
+                    said = announce(turn_events, game_language(row))
+                    notice = self.outgoing(notify, "moved", row, actor_id, name, said)
                 try:
-                    await self.log.commit(row, game, trial, [(mover, m) for m in trial.moves[len(game.moves) :]])
+                    await self.log.commit(
+                        row, game, trial, [(mover, m) for m in trial.moves[len(game.moves) :]], notice
+                    )
                 except AlreadyPlayed:
                     # Another process sharing the database played this automatic turn first (its
                     # deadline clock, between a human's move here and the reply): it goes on from

@@ -67,6 +67,7 @@ class Notice:
     player: str
     lines: list[str]
     turn: TurnView | None = None
+    outbox: list[int] = field(default_factory=list)  # the outbox rows it posts (GameService.posted marks them)
 
 
 @dataclass

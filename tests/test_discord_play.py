@@ -437,3 +437,35 @@ async def test_castles_chosen_in_the_lobby_through_its_generic_menu(tmp_path):
             "Ann": ["castles.eltz", "castles.rieneck"], "Bob": ["castles.wartburg", "castles.bentheim"]
         }
         clean(h)
+
+
+async def test_a_turn_timed_out_by_a_process_that_died_is_posted_once_by_the_next_tick(tmp_path):
+    """Another process over the same database times a turn out and dies before posting it: the
+    bot's next tick posts it in the game's thread, once; the same notice sent again (a process
+    killed between its post and marking it posted) carries the same nonce, and Discord keeps one."""
+    from datetime import timedelta
+
+    from cogs.common import table_of
+    from service import GameService
+
+    ann, bob = User(790, "Ann"), User(791, "Bob")
+    async with running(tmp_path, [ann, bob]) as (h, channel, _):
+        answer = await h.slash(ann, channel, "carc new", sets="base", players=2, turn_hours=24)
+        lobby = answer.public[-1]
+        await h.click(bob, h.fake.messages[int(lobby["id"])], "Join")
+        await h.click(ann, h.fake.messages[int(lobby["id"])], "Start")
+        thread = h.fake.threads_from[int(lobby["id"])]
+        service = h.bot.service
+        real = service.clock
+        dead = GameService(service.store, clock=lambda: real() + timedelta(hours=25))
+        notices = await dead.tick()  # committed with its notice, then the process died: nothing posted
+        assert [n.kind for n in notices] == ["timeout"]
+        before = len(h.messages_in(thread))
+        service.clock = service.log.clock = lambda: real() + timedelta(hours=25, minutes=1)
+        await h.bot.get_cog("Play").deadlines()
+        posts = h.messages_in(thread)[before:]
+        assert len(posts) == 1 and "ran out of time" in posts[0]["content"], posts
+        await table_of(h.bot).post_notice(notices[0])  # sent again: the same nonce
+        assert len(h.messages_in(thread)) == before + 1
+        await h.bot.get_cog("Play").deadlines()
+        assert len(h.messages_in(thread)) == before + 1  # marked posted: never again

@@ -359,10 +359,10 @@ async def test_a_computer_reply_played_by_another_process_first_does_not_fail_th
         other = GameService(Store(other_db), clock)
         commit, notices = service.log.commit, []
 
-        async def the_other_process_first(row, before, after, entries):
+        async def the_other_process_first(row, before, after, entries, notice=None):
             if entries[0][0].startswith("ai:"):  # the reply: the other process's clock gets there first
                 notices.extend(await other.tick())
-            return await commit(row, before, after, entries)
+            return await commit(row, before, after, entries, notice)
 
         service.log.commit = the_other_process_first
         _row, game = await service.game(ann, lobby.id)

@@ -405,10 +405,10 @@ async def test_one_failing_game_never_stops_the_clock(env, monkeypatch, caplog):
     b, _ = await open_game(service, turn_limit=3600, seed=5)
     real = service._time_out
 
-    async def broken_for_a(row, game):
+    async def broken_for_a(row, game, holder):
         if row.id == a:
             raise RuntimeError("channel deleted")  # any bug in one game's timeout
-        return await real(row, game)
+        return await real(row, game, holder)
 
     monkeypatch.setattr(service, "_time_out", broken_for_a)
     clock.now += timedelta(hours=2)
