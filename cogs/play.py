@@ -40,6 +40,7 @@ class Play(PhaseCog):
     async def cog_load(self) -> None:
         await super().cog_load()
         if getattr(self.bot, "service", None) is not None:
+            self.service.outbox_turns = True  # the turn posts (cogs.table.announce) mark their outbox rows
             self.deadlines.start()
 
     async def cog_unload(self) -> None:
@@ -72,7 +73,7 @@ class Play(PhaseCog):
                 await show_panel(interaction, PanelState(game_id, answer.turn.version, []))
                 return
             await say(interaction, played(answer.lines))
-            await table_of(self.bot).announce(answer.turn, answer.lines, interaction.channel)
+            await table_of(self.bot).announce(answer.turn, answer.lines, interaction.channel, answer.outbox)
             return
         await show_panel(interaction, PanelState(game_id, view.version, picks))
 

@@ -106,13 +106,24 @@ class Table:
             nonce=nonce,
         )
 
-    async def announce(self, view: TurnView, lines: list[str], fallback: Any = None) -> None:
-        """Post the turn in the game's thread and DM the next player if they asked for it."""
+    async def announce(
+        self, view: TurnView, lines: list[str], fallback: Any = None, outbox: list[int] | None = None
+    ) -> None:
+        """Post the turn in the game's thread and DM the next player if they asked for it.
+        ``outbox``: the rows this post tells (``PlayResult.outbox``), marked posted once it went out
+        (a failed post is left to the deadline clock, which posts it again, under the same nonce)."""
+        nonce = f"carc-n{outbox[0]}" if outbox else None
         try:
-            await self.post_turn(await self.thread_of(view.game_id, view.guild_id, fallback), view, lines)
+            await self.post_turn(await self.thread_of(view.game_id, view.guild_id, fallback), view, lines, nonce)
         except discord.HTTPException as exc:  # a deleted thread or a lost permission: the game goes on
             FAILED_POSTS.labels("turn").inc()
             log.warning("could not post game %s in its thread: %s", view.game_id, exc)
+        else:
+            if outbox:
+                try:
+                    await self.service.mark_posted(outbox)
+                except Exception:  # the clock posts it again after its hold, under the same nonce
+                    log.exception("game %s: the turn post went out but is not marked", view.game_id)
         await self.notify_by_dm(view)
 
     async def notify_by_dm(self, view: TurnView) -> None:

@@ -160,6 +160,12 @@ class Clock(ServiceCore):
         self._offered = [i for i in self._offered if i not in ids]
         await self.store.notices_posted(sorted(ids), self.clock())
 
+    async def mark_posted(self, outbox: list[int]) -> None:
+        """A front end posted what these outbox rows tell (a turn played: ``PlayResult.outbox``)."""
+        if not (isinstance(outbox, list) and all(validate.is_int(i) and 0 < i < 2**63 for i in outbox)):
+            raise ServiceError(_("outbox rows are a list of numbers"))
+        await self.store.notices_posted(outbox, self.clock())
+
     async def not_posted(self, notices: list[Notice]) -> None:
         """Posting these failed: they are offered again at the next tick (a few times at most)."""
         ids = {i for n in notices for i in n.outbox}

@@ -24,6 +24,9 @@ from storage.store import Outgoing
 # How long a process holds the outbox rows it is to post (service/clock.py): a process that died
 # before posting them leaves them to whichever process ticks after that.
 NOTICE_HOLD = timedelta(seconds=20)
+# How long the process that played a turn holds its notice for the post it makes at once (a picture
+# to draw first): past that, the clock of any process posts it (the process died, or its post failed).
+PLAYED_HOLD = timedelta(minutes=2)
 
 
 class ServiceCore:
@@ -38,13 +41,17 @@ class ServiceCore:
     _failing: dict[int, str]
     _lease_holder: str | None
     _offered: list[int]
+    outbox_turns: bool
     _ticks: int
     active_games: int
 
-    def outgoing(self, holder: str, kind: str, row: GameRow, user_id: str, player: str, lines: list[str]) -> Outgoing:
-        """A notice for the outbox, held by ``holder`` (who posts it once it commits)."""
+    def outgoing(
+        self, holder: str, kind: str, row: GameRow, user_id: str, player: str, lines: list[str],
+        hold: timedelta = NOTICE_HOLD,
+    ) -> Outgoing:  # fmt: skip
+        """A notice for the outbox, held by ``holder`` (who posts it once it commits) for ``hold``."""
         body = {"guild_id": row.guild_id, "user_id": user_id, "player": player, "lines": lines}
-        return Outgoing(kind, body, holder, self.clock() + NOTICE_HOLD)
+        return Outgoing(kind, body, holder, self.clock() + hold)
 
     @staticmethod
     def authorize(row: GameRow, who: Caller) -> None:

@@ -83,6 +83,10 @@ class GameService(Lobbies, Turns, Clock):
         self._lease_holder: str | None = None  # the other instance holding the clock, once warned
         self._offered: list[int] = []  # outbox rows the last tick handed the front end to post
         self._ticks = 0  # ticks so far (each tick holds the notices it writes under its own name)
+        # A front end that posts each turn played and marks it posted (PlayResult.outbox,
+        # mark_posted) says so: then a played turn's post is in the outbox too, and a post its
+        # process never made (it died) is made by the clock. Off: the caller tells players itself.
+        self.outbox_turns = False
         self.active_games = 0  # as the last clock tick counted them (metrics)
         # Set by the league service: who may sit in a league game.
         self.member_check: Callable[[int, str], Awaitable[bool]] | None = None

@@ -6,6 +6,7 @@ is asked after the picks so far, ``pick`` makes them (``/carc place`` pre-fills 
 from __future__ import annotations
 
 import contextlib
+import uuid
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
@@ -17,7 +18,7 @@ from engine.moves import OFF_TILE, Question
 from service import validate
 from service.announce import announce, game_language, in_language
 from service.caller import Caller, caller
-from service.core import ServiceCore
+from service.core import NOTICE_HOLD, PLAYED_HOLD, ServiceCore
 from service.gamelog import AlreadyPlayed, turn_seconds
 from service.validate import ServiceError
 from service.views import Ask, Hint, PlayResult, TurnView
@@ -147,9 +148,21 @@ class Turns(ServiceCore):
                     events += trial.apply({k: v for k, v in move.items() if k != "player"})
             except IllegalMove as exc:
                 raise ServiceError(str(exc)) from None
-            await self.log.commit(row, game, trial, [(who.user_id, m) for m in trial.moves[len(game.moves) :]])
-        events += await self.run_automatic(who, game_id)
-        return PlayResult(events, announce(events, game_language(row)), await self.turn(who, game_id))
+            # A turn that passes on (or ends the game) is posted: its notice is committed with it
+            # (a draw, the same player deciding on, is not).
+            ends = trial.finished or trial.turn != game.turn or trial.actor != game.actor
+            holder = f"{self.instance_id}/{uuid.uuid4().hex[:12]}" if ends and self.outbox_turns else None
+            notice = None
+            if holder is not None:
+                said = announce(events, game_language(row))
+                name = game.players[game.actor]
+                notice = self.outgoing(holder, "played", row, who.user_id, name, said, PLAYED_HOLD)
+            await self.log.commit(
+                row, game, trial, [(who.user_id, m) for m in trial.moves[len(game.moves) :]], notice
+            )
+        events += await self.run_automatic(who, game_id, notify=holder)
+        outbox = await self.store.held_notices(holder) if holder is not None else []
+        return PlayResult(events, announce(events, game_language(row)), await self.turn(who, game_id), outbox=outbox)
 
     async def picks_for(
         self, who: Caller, game_id: int, cell: tuple[int, int], rot: int | None, spot: str | None
@@ -240,7 +253,8 @@ class Turns(ServiceCore):
                 if notify is not None:
                     name = game.players[game.actor]
                     said = announce(turn_events, game_language(row))
-                    notice = self.outgoing(notify, "moved", row, actor_id, name, said)
+                    hold = PLAYED_HOLD if "/" in notify else NOTICE_HOLD  # a player's post, or the clock's
+                    notice = self.outgoing(notify, "moved", row, actor_id, name, said, hold)
                 try:
                     await self.log.commit(
                         row, game, trial, [(mover, m) for m in trial.moves[len(game.moves) :]], notice

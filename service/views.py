@@ -54,6 +54,9 @@ class PlayResult:
     lines: list[str]
     turn: TurnView
     again: bool = False  # the same player decides again in the same turn (after a committed draw, say)
+    # The outbox rows of this turn's post (its moves and the automatic turns after them): the front
+    # end marks them posted (GameService.mark_posted) once the post went out; else a tick posts them.
+    outbox: list[int] = field(default_factory=list)
 
 
 @dataclass

@@ -701,6 +701,11 @@ class Store:
 
         return await self._write(body)
 
+    async def held_notices(self, holder: str) -> list[int]:
+        """The outbox rows ``holder`` holds, not posted yet, oldest first."""
+        rows = await self._read("SELECT id FROM outbox WHERE holder = ? AND posted_at IS NULL ORDER BY id", (holder,))
+        return [int(r[0]) for r in rows]
+
     async def release_notices(self, ids: list[int]) -> None:
         """Outbox rows whose post failed: free for the next tick of any process."""
         if ids:

@@ -71,7 +71,10 @@ class Round:
 
 
 def kill_round(db: Path, seed: int, after: float, workers: int = 2) -> Round:
-    """Start ``workers`` processes over ``db``, SIGKILL them all after ``after`` seconds."""
+    """Start ``workers`` processes over ``db``, SIGKILL them all ``after`` seconds after each has
+    stored its first move (not after a start that a loaded machine may slow down)."""
+    import threading
+
     procs = [
         subprocess.Popen(
             [sys.executable, str(Path(__file__).resolve()), str(db), str(seed * 10 + i)],
@@ -80,13 +83,23 @@ def kill_round(db: Path, seed: int, after: float, workers: int = 2) -> Round:
         )
         for i in range(workers)
     ]
+    outputs: list[list[str]] = [[] for _ in procs]
+    for proc, lines in zip(procs, outputs, strict=True):
+        threading.Thread(target=lambda p=proc, o=lines: o.extend(iter(p.stdout.readline, "")), daemon=True).start()  # type: ignore[misc, union-attr]
+    deadline = time.monotonic() + 120
+    while not all(any(line.startswith("ACK") for line in lines) for lines in outputs):
+        if time.monotonic() > deadline or any(p.poll() is not None for p in procs):
+            break
+        time.sleep(0.05)
     time.sleep(after)
     for proc in procs:
         os.kill(proc.pid, signal.SIGKILL)
-    acks: list[tuple[int, int]] = []
     for proc in procs:
-        out, _ = proc.communicate(timeout=60)
-        acks += _acks(out)
+        proc.wait(timeout=60)
+    time.sleep(0.2)  # the readers drain the pipes
+    acks: list[tuple[int, int]] = []
+    for lines in outputs:
+        acks += _acks("".join(lines))
     return Round(acks, workers)
 
 

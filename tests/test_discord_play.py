@@ -469,3 +469,45 @@ async def test_a_turn_timed_out_by_a_process_that_died_is_posted_once_by_the_nex
         assert len(h.messages_in(thread)) == before + 1
         await h.bot.get_cog("Play").deadlines()
         assert len(h.messages_in(thread)) == before + 1  # marked posted: never again
+
+
+async def test_a_turn_played_whose_post_never_went_out_is_posted_by_the_clock_once(tmp_path):
+    """A turn played through the panel is posted and marked: no later tick posts it again. A turn
+    played by a process that died before posting it (committed with its notice) is posted by the
+    clock once the player's hold is over, once, with the computer's reply when there is one."""
+    from datetime import timedelta
+
+    from engine.ai import computer_moves
+    from service import GameService
+    from service.core import PLAYED_HOLD
+
+    ann, bob = User(794, "Ann"), User(795, "Bob")
+    async with running(tmp_path, [ann, bob]) as (h, channel, _):
+        answer = await h.slash(ann, channel, "carc new", sets="base", players=2, turn_hours=24)
+        lobby = answer.public[-1]
+        await h.click(bob, h.fake.messages[int(lobby["id"])], "Join")
+        await h.click(ann, h.fake.messages[int(lobby["id"])], "Start")
+        thread = h.fake.threads_from[int(lobby["id"])]
+        service = h.bot.service
+        game_id = await service.store.game_id_by_thread(str(thread))
+        mover = await actor(h, game_id, [ann, bob])
+        answer = await h.click(mover, turn_message(h, thread), "Take turn")
+        await finish_in_panel(h, mover, answer.private[-1], random.Random(3))
+        assert await service.store.unposted() == 0  # posted, and marked
+        posts = len(h.messages_in(thread))
+        dead = GameService(service.store, clock=service.clock)  # another process, about to die
+        dead.outbox_turns = True
+        who = await any_of(service, game_id)
+        view = await dead.turn(who, game_id)
+        _row, game = await dead.game(who, game_id)
+        player = as_(view.user_id, who.guild_id)
+        await dead.play(player, game_id, computer_moves(game.clone(), None), view.version)
+        assert len(h.messages_in(thread)) == posts and await service.store.unposted() == 1
+        real = service.clock
+        service.clock = service.log.clock = lambda: real() + PLAYED_HOLD + timedelta(seconds=5)
+        await h.bot.get_cog("Play").deadlines()
+        new = h.messages_in(thread)[posts:]
+        assert len(new) == 1 and turn_message(h, thread) is new[0]  # the next turn, with its button
+        await h.bot.get_cog("Play").deadlines()
+        assert len(h.messages_in(thread)) == posts + 1 and await service.store.unposted() == 0
+        clean(h)
