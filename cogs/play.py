@@ -219,7 +219,10 @@ class Play(PhaseCog):
     async def rules(self, interaction: discord.Interaction, set: str = "base") -> None:  # noqa: A002
         await say(interaction, rules_text(set, user_language(interaction)))
 
-    @app_commands.command(name="resign", description="Leave a game; your turns are then played automatically")
+    @app_commands.command(
+        name="resign",
+        description="Leave a game: in a duel the other player wins at once; with more players your turns are automatic",
+    )
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         game_id = await game_id_of(interaction, game)

@@ -143,7 +143,7 @@ class Lobbies(ServiceCore):
         if not isinstance(options, LobbyOptions):
             raise validate.InvalidInput(_("the lobby's options are not options"))
         opts = options.checked(self.new_seed)
-        if who.kind == "member" and league_id is None:  # a league's matches are the league's to open
+        if who.kind == "member":  # a league lobby a member opens (/league play) counts too
             await self._check_lobby_limits(who)
         now = self.clock()
         game_id = await self.store.create_game(who.user_id, opts.to_json(), now, who.guild_id, channel_id, league_id)
@@ -152,19 +152,22 @@ class Lobbies(ServiceCore):
         return await self.store.get_game(game_id)
 
     async def _check_lobby_limits(self, who: Caller) -> None:
-        """A public bot's limits: open lobbies per user and per server (``.env``)."""
+        """A public bot's limits (``.env``): open lobbies per server, and per user wherever they
+        are, plain and league lobbies alike (only the matches a competition opens are not a
+        member's). The per-user limit is global, not per server: what one person can make the bot
+        hold is bounded whatever the number of servers they share with it (servers cost nothing to
+        create), and being lower than the server's it keeps one member from filling a server."""
         open_here = await self.store.game_ids(status="lobby", guild_id=who.guild_id)
-        if len(open_here) >= self.limits.lobbies_per_server:
-            raise ServiceError(
-                _("this server already has {n} open lobbies: start or abort one first").format(n=len(open_here))
-            )
-        rows = [r for r in await self.store.get_games(open_here) if isinstance(r, GameRow)]
-        mine = [r for r in rows if r.creator_id == who.user_id]
+        mine = await self.store.open_lobbies_by(who.user_id)
         if len(mine) >= self.limits.lobbies_per_user:
             raise ServiceError(
                 _("you already have {n} open lobbies (#{ids}): start or abort one first").format(
-                    n=len(mine), ids=", #".join(str(r.id) for r in mine)
+                    n=len(mine), ids=", #".join(str(i) for i in mine)
                 )
+            )
+        if len(open_here) >= self.limits.lobbies_per_server:
+            raise ServiceError(
+                _("this server already has {n} open lobbies: start or abort one first").format(n=len(open_here))
             )
 
     async def lobby(self, who: Caller, game_id: int) -> GameRow:

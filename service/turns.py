@@ -6,6 +6,7 @@ is asked after the picks so far, ``pick`` makes them (``/carc place`` pre-fills 
 from __future__ import annotations
 
 import contextlib
+import logging
 import uuid
 from collections.abc import Callable
 from datetime import timedelta
@@ -24,6 +25,8 @@ from service.validate import ServiceError
 from service.views import Ask, Hint, PlayResult, TurnView
 from service.workers import computer_turn, hint_moves
 from storage import Conflict, GameRow
+
+log = logging.getLogger(__name__)
 
 AUTO_USER = "auto"  # who the log credits for moves made on an absent player's behalf
 
@@ -320,6 +323,8 @@ class Turns(ServiceCore):
                 raise ServiceError(_("that player is not in game #{id}").format(id=game_id))
             if seat.status != "playing":
                 raise ServiceError(_("{player} has already left game #{id}").format(player=seat.name, id=game_id))
+            if status == "resigned" and len(row.seats) == 2:
+                return await self._concede(row, user_id)
             await self.store.set_seat_status(game_id, user_id, status)
             row = await self.lobby(who, game_id)
             remaining = [s for s in row.seats if s.status == "playing" and not s.is_ai]
@@ -337,6 +342,33 @@ class Turns(ServiceCore):
                 return lines
             events = await self.run_automatic(who, game_id)
         return lines + announce(events, game_language(row))
+
+
+    async def _concede(self, row: GameRow, user_id: str) -> list[str]:
+        """A duel resigned: the game ends now, the other player the winner (ranked first in a
+        league whatever the scores: the one who resigned counts as forfeited). Under the game's lock."""
+        row, game = await self.log.load(row.id)
+        users = row.setup["users"]  # type: ignore[index]
+        names = dict(zip(users, game.players, strict=True))
+        resigned = names[user_id]
+        result = {
+            "scores": game.score_table(),
+            "users": dict(zip(game.players, users, strict=True)),
+            "forfeited": [resigned],
+            "conceded": resigned,
+        }
+        if not await self.store.concede(row.id, user_id, row.version, result, self.clock()):
+            raise AlreadyPlayed(_("game #{id} moved on meanwhile: try again").format(id=row.id))
+        self.log.forget(row.id)
+        for listener in self.log.finished_listeners:  # a league rates it and counts it for its match
+            try:
+                await listener(row.id)
+            except Exception:  # a listener's failure must not undo the resignation
+                log.exception("after game #%s was conceded", row.id)
+        winner = next(n for u, n in names.items() if u != user_id)
+        with in_language(game_language(row)):
+            return [_("{player} resigned: game #{id} ends, and {winner} wins.").format(
+                player=resigned, id=row.id, winner=winner)]  # fmt: skip
 
 
 def _forced(question: Question | None) -> bool:

@@ -298,6 +298,12 @@ class Store:
         )
         return [r[0] for r in rows]
 
+    async def open_lobbies_by(self, user_id: str) -> list[int]:
+        """The lobbies ``user_id`` opened that are still open, in every server."""
+        sql = "SELECT id FROM games WHERE status = 'lobby' AND creator_id = ? ORDER BY id"
+        rows = await self._read(sql, (user_id,))
+        return [int(r[0]) for r in rows]
+
     async def game_id_by_thread(self, thread_id: str) -> int | None:
         rows = await self._read("SELECT id FROM games WHERE thread_id = ?", (thread_id,))
         return rows[0][0] if rows else None
@@ -399,6 +405,32 @@ class Store:
             return True
 
         return await self._write(body, game_id)
+
+    async def concede(self, game_id: int, user_id: str, version: int, result: dict[str, Any], now: datetime) -> bool:
+        """A player resigns a game at ``version`` and the game ends with ``result``, in one
+        transaction; False if the game moved on or ended meanwhile, or they had left already."""
+
+        async def body(tx: Tx) -> bool:
+            await tx.lock("games", game_id)
+            ended = await tx.execute(
+                "UPDATE games SET status = 'finished', result = ?, updated_at = ?, revision = revision + 1"
+                " WHERE id = ? AND status = 'active' AND version = ?",
+                (json.dumps(result), iso(now), game_id, version),
+            )
+            if ended != 1:
+                return False
+            left = await tx.execute(
+                "UPDATE seats SET status = 'resigned' WHERE game_id = ? AND user_id = ? AND status = 'playing'",
+                (game_id, user_id),
+            )
+            if left != 1:
+                raise Conflict(_("that player has already left"))  # the whole transaction is undone
+            return True
+
+        try:
+            return await self._write(body, game_id)
+        except Conflict:
+            return False
 
     async def start_game(
         self, game_id: int, setup: dict[str, Any], order: list[str], now: datetime,

@@ -511,3 +511,19 @@ async def test_a_turn_played_whose_post_never_went_out_is_posted_by_the_clock_on
         await h.bot.get_cog("Play").deadlines()
         assert len(h.messages_in(thread)) == posts + 1 and await service.store.unposted() == 0
         clean(h)
+
+
+async def test_carc_resign_in_a_duel_posts_the_final_result_at_once(tmp_path):
+    ann, bob = User(796, "Ann"), User(797, "Bob")
+    async with running(tmp_path, [ann, bob]) as (h, channel, _):
+        answer = await h.slash(ann, channel, "carc new", sets="base", players=2)
+        lobby = answer.public[-1]
+        await h.click(bob, h.fake.messages[int(lobby["id"])], "Join")
+        await h.click(ann, h.fake.messages[int(lobby["id"])], "Start")
+        thread = h.fake.threads_from[int(lobby["id"])]
+        answer = await h.slash(bob, thread, "carc resign")
+        assert answer.private and "You left game" in answer.private[-1]["content"]
+        final = h.messages_in(thread)[-1]
+        assert "Bob resigned: game #" in final["content"] and "Ann wins." in final["content"], final["content"]
+        assert "Final scores" in final["content"]
+        clean(h)
