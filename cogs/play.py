@@ -10,7 +10,7 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import tasks
+from discord.ext import commands, tasks
 
 from cogs import present
 from cogs.common import PhaseCog, caller_of, cooldown, game_id_of, parse_cell, picture, say, table_of
@@ -302,6 +302,20 @@ class Play(PhaseCog):
         )
         await table_of(self.bot).announce(await self.service.turn(who, game_id), lines, interaction.channel)
 
+    # ------------------------------------------------------------------ unknown components
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A ``carc:`` button or menu that no component of this release answers (an old release's,
+        or a forged id) gets a kind private answer instead of Discord's "This interaction failed"."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = data.get("custom_id")
+        if not isinstance(custom_id, str) or not custom_id.startswith("carc:") or _answered(custom_id):
+            return
+        with speak(user_language(interaction)), contextlib.suppress(discord.HTTPException):
+            await say(interaction, _("This button is from an older version of the bot; open a new lobby."))
+
     # ------------------------------------------------------------------ deadlines
     @tasks.loop(seconds=TICK_EVERY.total_seconds())
     async def deadlines(self) -> None:
@@ -336,6 +350,18 @@ class Play(PhaseCog):
     @deadlines.before_loop
     async def _ready(self) -> None:
         await self.bot.wait_until_ready()
+
+
+def _answered(custom_id: str) -> bool:
+    """Whether a component of this release takes this custom id (its template matches it whole)."""
+    stack: list[type] = [discord.ui.DynamicItem]
+    while stack:
+        cls = stack.pop()
+        stack += cls.__subclasses__()
+        template = getattr(cls, "__discord_ui_compiled_template__", None)
+        if template is not None and template.fullmatch(custom_id):
+            return True
+    return False
 
 
 def rules_text(set_name: str, language: str = "en") -> str:

@@ -29,6 +29,11 @@ NOTICE_HOLD = timedelta(seconds=20)
 PLAYED_HOLD = timedelta(minutes=2)
 
 
+def no_game(game_id: int) -> ServiceError:
+    """The refusal for any game out of the caller's reach: another server's, or none."""
+    return ServiceError(_("there is no game #{id} in this server").format(id=game_id))
+
+
 class ServiceCore:
     store: Store
     log: GameLog
@@ -57,7 +62,15 @@ class ServiceCore:
     def authorize(row: GameRow, who: Caller) -> None:
         """A game is reached only from its own server (offline games only offline)."""
         if not who.may_see(row.guild_id):
-            raise ServiceError(_("there is no game #{id} in this server").format(id=row.id))
+            raise no_game(row.id)
+
+    async def reachable(self, who: Caller, game_id: int) -> None:
+        """After a game failed to load (missing, a lobby, damaged): the one answer for a game that
+        is not within the caller's reach, whatever its state (no telling another server's lobby
+        from its running game, or from no game at all); the load's own error otherwise."""
+        found, guild_id = await self.store.guild_of(game_id)
+        if not found or not who.may_see(guild_id):
+            raise no_game(game_id)
 
     async def game(self, who: Caller, game_id: int) -> tuple[GameRow, Game]:
         """The stored row and its replayed game, read consistently under the game's lock.
@@ -65,8 +78,12 @@ class ServiceCore:
         The game is the cached object: callers clone it before trying moves on it.
         """
         who, game_id = caller(who), validate.game_id(game_id)
-        async with self.log.lock(game_id):
-            row, game = await self.log.load(game_id)  # usually the cached game: no round trip
+        try:
+            async with self.log.lock(game_id):
+                row, game = await self.log.load(game_id)  # usually the cached game: no round trip
+        except ServiceError:
+            await self.reachable(who, game_id)
+            raise
         self.authorize(row, who)
         return row, game
 

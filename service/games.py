@@ -64,6 +64,7 @@ class Limits:
         )
 
 
+@validate.boundary
 class GameService(Lobbies, Turns, Clock):
     def __init__(
         self,

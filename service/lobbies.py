@@ -173,7 +173,11 @@ class Lobbies(ServiceCore):
     async def lobby(self, who: Caller, game_id: int) -> GameRow:
         """The game's row and seats (any status), if it is within the caller's reach."""
         who, game_id = caller(who), validate.game_id(game_id)
-        row = await self.log.row(game_id)
+        try:
+            row = await self.log.row(game_id)
+        except ServiceError:
+            await self.reachable(who, game_id)
+            raise
         self.authorize(row, who)
         return row
 

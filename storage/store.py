@@ -298,6 +298,14 @@ class Store:
         )
         return [r[0] for r in rows]
 
+    async def guild_of(self, game_id: int) -> tuple[bool, str | None]:
+        """Whether the game exists, and its server (read alone: a damaged row still tells it)."""
+        rows = await self._read("SELECT guild_id FROM games WHERE id = ?", (game_id,))
+        if not rows:
+            return False, None
+        guild = rows[0][0]
+        return True, guild if isinstance(guild, str) else None
+
     async def open_lobbies_by(self, user_id: str) -> list[int]:
         """The lobbies ``user_id`` opened that are still open, in every server."""
         sql = "SELECT id FROM games WHERE status = 'lobby' AND creator_id = ? ORDER BY id"

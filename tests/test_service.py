@@ -492,3 +492,38 @@ async def test_a_vacation_pauses_a_players_turn_and_it_starts_over_when_they_are
         await service.vacation(as_(view.user_id), view.player, 1)
     assert await service.vacation(as_(view.user_id), view.player, 0) is None  # back early: days given back
     assert await service.vacation(as_(view.user_id), view.player, 27) is not None
+
+
+async def test_a_forged_snapshot_with_recomputed_digests_is_not_served(env, monkeypatch):
+    """Someone with write access to the database edits a snapshot's scores and recomputes every
+    digest it carries (they have the code): without the seal's key (SNAPSHOT_KEY, which the
+    database does not hold) the snapshot loses to the log. Sealed with the key, it would be served:
+    the key is what protects it."""
+    import secrets
+
+    service, clock, _path = env
+    gid, view = await two_humans(service)
+    while view.version < 12:
+        view = (await play_turn(service, view)).turn
+    row, game = await service.game(SYSTEM, gid)
+    expected = await service.turn(SYSTEM, gid)
+    forged = game.clone()
+    forged.scores = [s + 100 for s in forged.scores]
+    setup = {k: v for k, v in row.setup.items() if k != "users"}
+    texts = [text for _seq, _user, text in await service.store.moves(gid)]
+    digest = games_module._log_hash(texts).hexdigest()
+
+    def forge(key: bytes) -> bytes:
+        monkeypatch.setattr(games_module, "SEAL_KEY", key)
+        blob = games_module._snapshot_blob(forged, setup, digest)
+        monkeypatch.undo()
+        return blob
+
+    await service.store.save_snapshot(gid, view.version, games_module.ENGINE_VERSION,
+                                      forge(secrets.token_bytes(32)), replace=True)  # fmt: skip
+    fresh = GameService(service.store, clock)  # nothing cached: it reads the snapshot
+    assert (await fresh.turn(SYSTEM, gid)).scores == expected.scores  # the log's, not the forged ones
+    await service.store.save_snapshot(gid, view.version, games_module.ENGINE_VERSION,
+                                      forge(games_module.SEAL_KEY), replace=True)  # fmt: skip
+    served = GameService(service.store, clock)
+    assert (await served.turn(SYSTEM, gid)).scores == {p: s + 100 for p, s in expected.scores.items()}
