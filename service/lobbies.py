@@ -12,6 +12,7 @@ from typing import Any
 
 from engine import BadSetup, Game
 from engine.ai import LEVELS
+from engine.catalog import SET_TILES
 from engine.expansions.registry import every_lobby_option_name, lobby_options
 from engine.game import check_sets
 from engine.language import N_, _
@@ -110,7 +111,8 @@ class LobbyOptions:
 
 def _checked_choices(choices: Any, sets: list[str]) -> dict[str, str]:
     """The expansions' lobby options for these sets: each value one of its choices (the default
-    when not given); an option of a set not played is dropped, a name nobody offers is refused."""
+    when not given); an option of a set not played yet is kept when valid (``/carc new
+    castles:chosen`` then Castles added in the lobby: chosen), a name nobody offers is refused."""
     if not isinstance(choices, dict) or len(choices) > 20:
         raise validate.InvalidInput(_("the expansions' options are a few names and values"))
     known = every_lobby_option_name()
@@ -126,6 +128,10 @@ def _checked_choices(choices: Any, sets: list[str]) -> dict[str, str]:
                 _("{option} is one of {values}").format(option=_(option.title), values=", ".join(allowed))
             )
         out[option.name] = value
+    for _cls, option in lobby_options(list(SET_TILES)):  # the sets not played (yet)
+        value = choices.get(option.name)
+        if option.name not in out and isinstance(value, str) and value in [v for v, _m in option.choices]:
+            out[option.name] = value
     return out
 
 
@@ -230,12 +236,16 @@ class Lobbies(ServiceCore):
         if row.league_id is not None:
             raise ServiceError(_("a league game uses the league's settings"))
         known = set(LobbyOptions.__dataclass_fields__) - {"seed"}
-        unknown = [key for key in changes if key not in known]
+        expansions = every_lobby_option_name()  # an expansion's option, by its name (castles="chosen")
+        unknown = [key for key in changes if key not in known and key not in expansions]
         if unknown:
             raise validate.InvalidInput(_("unknown lobby option {name}").format(name=validate.clip(unknown[0], 40)))
         merged = LobbyOptions.from_json(row.options)
         for key, value in changes.items():
-            setattr(merged, key, value)
+            if key in expansions:
+                merged.choices = {**merged.choices, key: value}
+            else:
+                setattr(merged, key, value)
         opts = merged.checked()
         if len(row.seats) > opts.max_players:
             raise ServiceError(_("{n} players are already seated").format(n=len(row.seats)))

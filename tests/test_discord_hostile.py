@@ -285,8 +285,8 @@ async def test_another_servers_lobby_and_turn_buttons_reach_nothing(tmp_path):
         for label in ("Join", "Leave", "Start"):
             answer = await h.click(EVE, forged, label)
             assert f"no game #{game_id} in this server" in answer.text, label
-        for part, values in (("carc:sets:", ["base"]), ("carc:pick:", ["castles.eltz"]), ("carc:lang:", ["fr"]),
-                             ("carc:addai:", ["hard"])):  # fmt: skip
+        for part, values in (("carc:sets:", ["base"]), ("carc:pick:", ["castles.eltz"]), ("carc:opts:", ["lang:fr"]),
+                             ("carc:addai:", ["hard"]), ("carc:opts:", ["opt:castles:dealt"])):  # fmt: skip
             answer = await h.select(EVE, forged, part, values)
             assert f"no game #{game_id} in this server" in answer.text, part
         row = await h.bot.service.lobby(await any_of(h.bot.service, game_id), game_id)

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from engine.catalog import SET_TILES
 from tests.discord_api import Answer, Harness, User, components_of, running
 from tests.helpers import SYSTEM, any_of, anyone, as_  # noqa: F401
 
@@ -526,4 +527,43 @@ async def test_carc_resign_in_a_duel_posts_the_final_result_at_once(tmp_path):
         final = h.messages_in(thread)[-1]
         assert "Bob resigned: game #" in final["content"] and "Ann wins." in final["content"], final["content"]
         assert "Final scores" in final["content"]
+        clean(h)
+
+
+async def test_every_lobby_setting_has_a_control_whatever_the_sets(tmp_path):
+    """/carc new sets:base castles:chosen, then Castles added in the lobby: the castles are chosen
+    (the pick menu shows); dealt or chosen can be switched in the lobby; with the pick menu the
+    language and the time control are still there (in one options menu); never more than
+    Discord's five rows."""
+    ann, bob = User(798, "Ann"), User(799, "Bob")
+    async with running(tmp_path, [ann, bob]) as (h, channel, _):
+        answer = await h.slash(ann, channel, "carc new", sets="base", castles="chosen")
+        lobby_id = int(answer.public[-1]["id"])  # the lobby message
+        game_id = int(answer.public[-1]["components"][0]["components"][0]["custom_id"].split(":")[2])
+        await h.select(ann, h.fake.messages[lobby_id], "carc:sets:", ["base", "castles"])
+        message = h.fake.messages[lobby_id]
+        ids = [c["custom_id"] for c in components_of(message)]
+        assert any(i.startswith("carc:pick:") for i in ids), ids  # chosen, as /carc new said
+        assert len(message["components"]) <= 5
+        menu = next(c for c in components_of(message) if c["custom_id"].startswith("carc:opts:"))
+        values = [o["value"] for o in menu["options"]]
+        assert "opt:castles:dealt" in values and any(v.startswith("clock:") for v in values)
+        assert any(v.startswith("lang:") for v in values)
+        await h.select(ann, message, "carc:opts:", ["clock:15m+30s"])
+        service = h.bot.service
+        row = await service.lobby(await any_of(service, game_id), game_id)
+        assert row.options["time_control"] == "15m+30s" and row.options["castles"] == "chosen"
+        await h.select(ann, h.fake.messages[lobby_id], "carc:opts:", ["opt:castles:dealt"])
+        row = await service.lobby(await any_of(service, game_id), game_id)
+        assert row.options["castles"] == "dealt"
+        ids = [c["custom_id"] for c in components_of(h.fake.messages[lobby_id])]
+        assert not any(i.startswith("carc:pick:") for i in ids)  # dealt: nothing to pick
+        menu = next(c for c in components_of(h.fake.messages[lobby_id]) if c["custom_id"].startswith("carc:opts:"))
+        values = [o["value"] for o in menu["options"]]
+        assert "opt:castles:chosen" in values and "clock:3d+12h cap 5d" in values and "lang:fr" in values
+        refused = await h.select(bob, h.fake.messages[lobby_id], "carc:opts:", ["opt:castles:chosen"])
+        assert "only the player who opened the lobby" in refused.text
+        for sets in (["base"], ["base", "castles"], list(SET_TILES)):  # any sets: five rows at most
+            await h.select(ann, h.fake.messages[lobby_id], "carc:sets:", sets)
+            assert len(h.fake.messages[lobby_id]["components"]) <= 5, sets
         clean(h)
