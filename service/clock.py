@@ -13,9 +13,11 @@ leaves no game waiting.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
+import time
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -41,6 +43,11 @@ LEASE_TTL = timedelta(seconds=20)  # a clock whose holder has not ticked for thi
 # Who plays a timed-out turn under the "computer" policy: a normal-level computer (engine.ai.seat_player).
 STAND_IN = "ai:normal:stand-in"
 CLAIM_TTL = timedelta(seconds=20)  # a due game claimed by a process that stopped ticking is free after this
+# A tick takes the due games oldest first in batches (each claimed as it begins over a shared
+# database), and stops starting batches once it has run TICK_BUDGET: every claim is held well inside
+# CLAIM_TTL, and a catch-up after a long downtime goes on at the next tick instead of in one long one.
+TICK_BATCH = 100
+TICK_BUDGET = CLAIM_TTL / 2
 # When the player to move is reminded, as shares of the time they had when the turn began: with a
 # quarter left, and again with a sixteenth left (a 5-day bank: after 3 d 18 h, then 7 h 30 min before).
 REMINDERS = (3 / 4, 15 / 16)
@@ -97,21 +104,40 @@ class Clock(ServiceCore):
         active = {c[0] for c in clocks}
         self.active_games = len(active)
         self._failing = {g: why for g, why in self._failing.items() if g in active}
-        # Only the games with something due are loaded (a restart loads no other game).
-        due = {c[0] for c in clocks if _due(c, now)} | (waiting & active)
-        if self.store.shared and due:
-            try:
-                due = set(await self.store.claim_games(sorted(due), self.instance_id, now, CLAIM_TTL))
-            except Exception:
-                log.exception("the deadline clock cannot claim its games")
-                due = set()  # what the outbox holds is still posted
-        for game_id in sorted(due):
-            try:
-                await self._tick_game(game_id, now, holder)
-            except Exception as exc:
-                self._clock_failed(game_id, exc)
-                continue
-            self._failing.pop(game_id, None)
+        # Only the games with something due are loaded (a restart loads no other game), the
+        # longest overdue first; a game waiting on a computer is due since its turn began.
+        due_at: dict[int, datetime] = {g: datetime.min.replace(tzinfo=now.tzinfo) for g in waiting & active}
+        for n, c in enumerate(clocks):
+            when = _due_at(c, now)
+            if when is not None and when <= now:
+                due_at[c[0]] = min(when, due_at.get(c[0], when))
+            if n % 2000 == 1999:
+                await asyncio.sleep(0)  # a long walk lets the turns being played in
+        order = sorted(due_at, key=lambda g: (due_at[g], g))
+        started = time.monotonic()
+        self.tick_left, self.tick_longest_batch = 0, 0.0
+        for start in range(0, len(order), TICK_BATCH):
+            batch_started = time.monotonic()
+            if time.monotonic() - started > TICK_BUDGET.total_seconds():
+                self.tick_left = len(order) - start  # the next tick goes on from the oldest left
+                log.info("deadline clock: %s due games left to the next tick", self.tick_left)
+                break
+            batch = order[start : start + TICK_BATCH]
+            if self.store.shared:
+                try:  # claimed as the batch begins: each claim is held a batch's time
+                    taken = set(await self.store.claim_games(batch, self.instance_id, self.clock(), CLAIM_TTL))
+                except Exception:
+                    log.exception("the deadline clock cannot claim its games")
+                    break  # what the outbox holds is still posted
+                batch = [g for g in batch if g in taken]
+            for game_id in batch:
+                try:
+                    await self._tick_game(game_id, now, holder)
+                except Exception as exc:
+                    self._clock_failed(game_id, exc)
+                    continue
+                self._failing.pop(game_id, None)
+            self.tick_longest_batch = max(self.tick_longest_batch, time.monotonic() - batch_started)
         return await self._notices(holder, now)
 
     async def _notices(self, holder: str, now: datetime) -> list[Notice]:
@@ -311,6 +337,14 @@ def _due(clock: tuple[int, str | None, str, int, str | None], now: datetime) -> 
     """Whether an active game's turn clock (id, turn start, options JSON, reminded, banks JSON)
     has its reminder or its timeout due; a row that does not read is due (its load says what is
     wrong)."""
+    when = _due_at(clock, now)
+    return when is not None and when <= now
+
+
+def _due_at(clock: tuple[int, str | None, str, int, str | None], now: datetime) -> datetime | None:
+    """When an active game's next reminder or its timeout is due (None: never, no limit); a row
+    that does not read is due at once (its load says what is wrong)."""
+    at_once = datetime.min.replace(tzinfo=now.tzinfo)
     _game_id, started_text, options_text, reminded, banks_text = clock
     try:
         if banks_text is not None:  # a time bank: the time left to the player to move
@@ -320,14 +354,17 @@ def _due(clock: tuple[int, str | None, str, int, str | None], now: datetime) -> 
             limit = json.loads(options_text).get("turn_limit", 0)
         started = parse_time(started_text)
     except (TypeError, ValueError, AttributeError, RecursionError, KeyError, IndexError):
-        return True
+        return at_once
     if not validate.is_int(limit) or limit < 0:
-        return True
+        return at_once
     if started is None or (not limit and banks_text is None):
-        return False
+        return None
     if started.tzinfo is None:
-        return True
+        return at_once
     if not validate.is_int(reminded):
-        return True
+        return at_once
     fraction = REMINDERS[reminded] if 0 <= reminded < len(REMINDERS) else 1
-    return now >= started + timedelta(seconds=limit * fraction)
+    try:
+        return started + timedelta(seconds=limit * fraction)
+    except OverflowError:  # a limit past the calendar: never
+        return None

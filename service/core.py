@@ -49,6 +49,8 @@ class ServiceCore:
     outbox_turns: bool
     _ticks: int
     active_games: int
+    tick_left: int
+    tick_longest_batch: float
 
     def outgoing(
         self, holder: str, kind: str, row: GameRow, user_id: str, player: str, lines: list[str],
