@@ -727,7 +727,7 @@ class Store:
         return await self._write(body)
 
     async def notices_posted(self, ids: list[int], now: datetime) -> int:
-        """Mark outbox rows posted (rows posted a week ago are dropped); how many were not yet."""
+        """Mark outbox rows posted (rows a week old are dropped, posted or given up); how many were not yet."""
         if not ids:
             return 0
         marks = ", ".join("?" for _ in ids)
@@ -736,7 +736,10 @@ class Store:
             changed = await tx.execute(
                 f"UPDATE outbox SET posted_at = ? WHERE id IN ({marks}) AND posted_at IS NULL", (iso(now), *ids)
             )
-            await tx.execute("DELETE FROM outbox WHERE posted_at < ?", (iso(now - timedelta(days=7)),))
+            # Posted a week ago, or never (a post that kept failing, given up): nothing more to tell.
+            week = iso(now - timedelta(days=7))
+            await tx.execute("DELETE FROM outbox WHERE posted_at < ? OR (posted_at IS NULL AND created_at < ?)",
+                             (week, week))  # fmt: skip
             return changed
 
         return await self._write(body)
