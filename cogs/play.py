@@ -229,7 +229,8 @@ class Play(PhaseCog):
         who = caller_of(interaction)
         lines = await self.service.resign(who, game_id)
         await say(interaction, _("You left game #{id}.").format(id=game_id))
-        await table_of(self.bot).announce(await self.service.turn(who, game_id), lines, interaction.channel)
+        view = await self.service.turn(who, game_id)
+        await table_of(self.bot).announce(view, lines, interaction.channel, getattr(lines, "outbox", None))
 
     @app_commands.command(name="settings", description="Your notification settings")
     @app_commands.describe(dm="Also send me a direct message when it is my turn")
@@ -300,7 +301,8 @@ class Play(PhaseCog):
             interaction,
             _("{player} was removed from game #{id}.").format(player=present.safe(player.display_name, 40), id=game_id),
         )
-        await table_of(self.bot).announce(await self.service.turn(who, game_id), lines, interaction.channel)
+        view = await self.service.turn(who, game_id)
+        await table_of(self.bot).announce(view, lines, interaction.channel, getattr(lines, "outbox", None))
 
     # ------------------------------------------------------------------ unknown components
     @commands.Cog.listener()

@@ -104,14 +104,16 @@ class Clock(ServiceCore):
         active = {c[0] for c in clocks}
         self.active_games = len(active)
         self._failing = {g: why for g, why in self._failing.items() if g in active}
+        if len(self._turn_limits) > 2 * len(active) + 1000:  # the ended games' are forgotten
+            self._turn_limits = {g: v for g, v in self._turn_limits.items() if g in active}
         # Only the games with something due are loaded (a restart loads no other game), the
         # longest overdue first; a game waiting on a computer is due since its turn began.
         due_at: dict[int, datetime] = {g: datetime.min.replace(tzinfo=now.tzinfo) for g in waiting & active}
         for n, c in enumerate(clocks):
-            when = _due_at(c, now)
+            when = _due_at(c, now, self._turn_limits)
             if when is not None and when <= now:
                 due_at[c[0]] = min(when, due_at.get(c[0], when))
-            if n % 2000 == 1999:
+            if n % 250 == 249:
                 await asyncio.sleep(0)  # a long walk lets the turns being played in
         order = sorted(due_at, key=lambda g: (due_at[g], g))
         started = time.monotonic()
@@ -145,7 +147,8 @@ class Clock(ServiceCore):
         died, or its post failed) once their hold expired; each game's in one post after the
         turn they lead to. A reminder of a turn since played is dropped."""
         try:
-            pending = await self.store.claim_notices(holder, now, NOTICE_HOLD)
+            # This process's earlier ticks' rows too (more than one tick hands out at once).
+            pending = await self.store.claim_notices(holder, now, NOTICE_HOLD, also=f"{self.instance_id}#")
         except Exception:
             log.exception("the deadline clock cannot read the outbox")
             return []
@@ -341,7 +344,10 @@ def _due(clock: tuple[int, str | None, str, int, str | None], now: datetime) -> 
     return when is not None and when <= now
 
 
-def _due_at(clock: tuple[int, str | None, str, int, str | None], now: datetime) -> datetime | None:
+def _due_at(
+    clock: tuple[int, str | None, str, int, str | None], now: datetime,
+    limits: dict[int, tuple[str, Any]] | None = None,
+) -> datetime | None:  # fmt: skip
     """When an active game's next reminder or its timeout is due (None: never, no limit); a row
     that does not read is due at once (its load says what is wrong)."""
     at_once = datetime.min.replace(tzinfo=now.tzinfo)
@@ -351,7 +357,13 @@ def _due_at(clock: tuple[int, str | None, str, int, str | None], now: datetime) 
             banks = json.loads(banks_text)
             limit = banks["left"][banks["actor"]]
         else:
-            limit = json.loads(options_text).get("turn_limit", 0)
+            known = limits.get(clock[0]) if limits is not None else None
+            if known is not None and known[0] == options_text:  # an active game's options do not change
+                limit = known[1]
+            else:
+                limit = json.loads(options_text).get("turn_limit", 0)
+                if limits is not None:
+                    limits[clock[0]] = (options_text, limit)
         started = parse_time(started_text)
     except (TypeError, ValueError, AttributeError, RecursionError, KeyError, IndexError):
         return at_once

@@ -50,6 +50,7 @@ class ServiceCore:
     _ticks: int
     active_games: int
     tick_left: int
+    _turn_limits: dict[int, tuple[str, Any]]
     tick_longest_batch: float
 
     def outgoing(

@@ -89,6 +89,7 @@ class GameService(Lobbies, Turns, Clock):
         # process never made (it died) is made by the clock. Off: the caller tells players itself.
         self.outbox_turns = False
         self.active_games = 0  # as the last clock tick counted them (metrics)
+        self._turn_limits: dict[int, tuple[str, Any]] = {}  # game id -> (options JSON, its turn limit)
         self.tick_left = 0  # due games the last tick left to the next (its time budget ran out)
         self.tick_longest_batch = 0.0  # seconds: the longest a batch of the last tick held its claims
         # Set by the league service: who may sit in a league game.

@@ -22,7 +22,7 @@ from service.caller import Caller, caller
 from service.core import NOTICE_HOLD, PLAYED_HOLD, ServiceCore
 from service.gamelog import AlreadyPlayed, turn_seconds
 from service.validate import ServiceError
-from service.views import Ask, Hint, PlayResult, TurnView
+from service.views import Ask, Hint, PlayResult, Said, TurnView
 from service.workers import computer_turn, hint_moves
 from storage import Conflict, GameRow
 
@@ -323,28 +323,34 @@ class Turns(ServiceCore):
                 raise ServiceError(_("that player is not in game #{id}").format(id=game_id))
             if seat.status != "playing":
                 raise ServiceError(_("{player} has already left game #{id}").format(player=seat.name, id=game_id))
+            # With a front end that posts each turn, what follows is told through the outbox.
+            holder = f"{self.instance_id}/{uuid.uuid4().hex[:12]}" if self.outbox_turns else None
             if status == "resigned" and len(row.seats) == 2:
-                return await self._concede(row, user_id)
-            await self.store.set_seat_status(game_id, user_id, status)
-            row = await self.lobby(who, game_id)
-            remaining = [s for s in row.seats if s.status == "playing" and not s.is_ai]
+                return await self._concede(row, user_id, holder)
             with in_language(game_language(row)):
                 if status == "resigned":
                     lines = [_("{player} resigned; their turns are played automatically.").format(player=seat.name)]
                 else:
                     lines = [_("{player} was removed; their turns are played automatically.").format(player=seat.name)]
+            notice = None
+            if holder is not None:
+                notice = self.outgoing(holder, "left", row, user_id, seat.name, list(lines), PLAYED_HOLD)
+            await self.store.set_seat_status(game_id, user_id, status, notice=notice, now=self.clock())
+            row = await self.lobby(who, game_id)
+            remaining = [s for s in row.seats if s.status == "playing" and not s.is_ai]
             if not remaining:
                 with contextlib.suppress(Conflict):  # ended meanwhile (by another instance)
                     await self.store.finish(game_id, "aborted", None, self.clock())
                 self.log.forget(game_id)
                 with in_language(game_language(row)):
                     lines.append(_("No human player is left: the game is abandoned."))
-                return lines
-            events = await self.run_automatic(who, game_id)
-        return lines + announce(events, game_language(row))
+                return Said(lines, await self.store.held_notices(holder) if holder is not None else [])
+            events = await self.run_automatic(who, game_id, notify=holder)
+        outbox = await self.store.held_notices(holder) if holder is not None else []
+        return Said(lines + announce(events, game_language(row)), outbox)
 
 
-    async def _concede(self, row: GameRow, user_id: str) -> list[str]:
+    async def _concede(self, row: GameRow, user_id: str, holder: str | None) -> list[str]:
         """A duel resigned: the game ends now, the other player the winner (ranked first in a
         league whatever the scores: the one who resigned counts as forfeited). Under the game's lock."""
         row, game = await self.log.load(row.id)
@@ -357,7 +363,14 @@ class Turns(ServiceCore):
             "forfeited": [resigned],
             "conceded": resigned,
         }
-        if not await self.store.concede(row.id, user_id, row.version, result, self.clock()):
+        winner = next(n for u, n in names.items() if u != user_id)
+        with in_language(game_language(row)):
+            lines = [_("{player} resigned: game #{id} ends, and {winner} wins.").format(
+                player=resigned, id=row.id, winner=winner)]  # fmt: skip
+        notice = None
+        if holder is not None:
+            notice = self.outgoing(holder, "left", row, user_id, resigned, lines, PLAYED_HOLD)
+        if not await self.store.concede(row.id, user_id, row.version, result, self.clock(), notice):
             raise AlreadyPlayed(_("game #{id} moved on meanwhile: try again").format(id=row.id))
         self.log.forget(row.id)
         for listener in self.log.finished_listeners:  # a league rates it and counts it for its match
@@ -365,10 +378,7 @@ class Turns(ServiceCore):
                 await listener(row.id)
             except Exception:  # a listener's failure must not undo the resignation
                 log.exception("after game #%s was conceded", row.id)
-        winner = next(n for u, n in names.items() if u != user_id)
-        with in_language(game_language(row)):
-            return [_("{player} resigned: game #{id} ends, and {winner} wins.").format(
-                player=resigned, id=row.id, winner=winner)]  # fmt: skip
+        return Said(lines, await self.store.held_notices(holder) if holder is not None else [])
 
 
 def _forced(question: Question | None) -> bool:

@@ -59,6 +59,15 @@ class PlayResult:
     outbox: list[int] = field(default_factory=list)
 
 
+class Said(list[str]):
+    """The lines a change tells (a resignation, a removal), with the outbox rows they stand for:
+    the front end marks them posted (``GameService.mark_posted``) once its post went out."""
+
+    def __init__(self, lines: list[str], outbox: list[int] | None = None) -> None:
+        super().__init__(lines)
+        self.outbox = list(outbox or [])
+
+
 @dataclass
 class Notice:
     """Something the deadline clock did: a reminder due, a turn timed out, a computer moved."""

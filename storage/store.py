@@ -414,9 +414,13 @@ class Store:
 
         return await self._write(body, game_id)
 
-    async def concede(self, game_id: int, user_id: str, version: int, result: dict[str, Any], now: datetime) -> bool:
+    async def concede(
+        self, game_id: int, user_id: str, version: int, result: dict[str, Any], now: datetime,
+        notice: Outgoing | None = None,
+    ) -> bool:  # fmt: skip
         """A player resigns a game at ``version`` and the game ends with ``result``, in one
-        transaction; False if the game moved on or ended meanwhile, or they had left already."""
+        transaction with its ``notice``; False if the game moved on or ended meanwhile, or they
+        had left already."""
 
         async def body(tx: Tx) -> bool:
             await tx.lock("games", game_id)
@@ -433,6 +437,7 @@ class Store:
             )
             if left != 1:
                 raise Conflict(_("that player has already left"))  # the whole transaction is undone
+            await _enqueue(tx, game_id, notice, now)
             return True
 
         try:
@@ -695,20 +700,24 @@ class Store:
 
     # ------------------------------------------------------------------ the outbox
     async def claim_notices(
-        self, holder: str, now: datetime, ttl: timedelta, limit: int = 500, max_tries: int = 5
+        self, holder: str, now: datetime, ttl: timedelta, limit: int = 500, max_tries: int = 5, also: str = ""
     ) -> list[Pending]:
         """The outbox rows ``holder`` is to post now, oldest first: those it holds already, and
         those nobody holds any more (written by a process that died before posting them, or
         whose post failed); each is held by exactly one of the processes asking at once until
-        ``now + ttl`` (rows another process is reading are skipped, not waited for). A row is
-        offered ``max_tries`` times at most (a post that keeps failing is given up)."""
+        ``now + ttl`` (rows another process is reading are skipped, not waited for), and those of
+        holders named ``also`` + anything (this process's earlier ticks). A row is offered
+        ``max_tries`` times at most (a post that keeps failing is given up)."""
         skip = " FOR UPDATE SKIP LOCKED" if self.db.dialect == "postgresql" else ""
 
         async def body(tx: Tx) -> list[Pending]:
+            mine, args = "", [max_tries, iso(now), holder]
+            if also:
+                mine, args = " OR substr(holder, 1, ?) = ?", [*args, len(also), also]
             rows = await tx.fetch(
                 "SELECT id, game_id, version, kind, body, created_at FROM outbox WHERE posted_at IS NULL"
-                " AND tries < ? AND (holder IS NULL OR until < ? OR holder = ?) ORDER BY id LIMIT ?" + skip,
-                (max_tries, iso(now), holder, limit),
+                f" AND tries < ? AND (holder IS NULL OR until < ? OR holder = ?{mine}) ORDER BY id LIMIT ?" + skip,
+                (*args, limit),
             )
             await tx.executemany(
                 "UPDATE outbox SET holder = ?, until = ?, tries = tries + 1 WHERE id = ?",

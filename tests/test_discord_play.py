@@ -567,3 +567,40 @@ async def test_every_lobby_setting_has_a_control_whatever_the_sets(tmp_path):
             await h.select(ann, h.fake.messages[lobby_id], "carc:sets:", sets)
             assert len(h.fake.messages[lobby_id]["components"]) <= 5, sets
         clean(h)
+
+
+async def test_a_resignation_whose_post_never_went_out_is_posted_by_the_clock_once(tmp_path):
+    """/carc resign posts the result and marks it; a resignation made by a process that died
+    before posting it is posted by the clock once the hold is over, once."""
+    from datetime import timedelta
+
+    from service import GameService
+    from service.core import PLAYED_HOLD
+
+    ann, bob, cy = User(800, "Ann"), User(801, "Bob"), User(802, "Cy")
+    async with running(tmp_path, [ann, bob, cy]) as (h, channel, _):
+        service = h.bot.service
+        threads = []
+        for players in ([ann, bob], [ann, cy]):
+            answer = await h.slash(ann, channel, "carc new", sets="base", players=2)
+            lobby = answer.public[-1]
+            await h.click(players[1], h.fake.messages[int(lobby["id"])], "Join")
+            await h.click(ann, h.fake.messages[int(lobby["id"])], "Start")
+            threads.append(h.fake.threads_from[int(lobby["id"])])
+        await h.slash(bob, threads[0], "carc resign")
+        assert "Bob resigned" in h.messages_in(threads[0])[-1]["content"] and await service.store.unposted() == 0
+        game_id = await service.store.game_id_by_thread(str(threads[1]))
+        posts = len(h.messages_in(threads[1]))
+        dead = GameService(service.store, clock=service.clock)
+        dead.outbox_turns = True
+        who = await any_of(service, game_id)
+        said = await dead.resign(as_(str(cy.id), who.guild_id), game_id)
+        assert said.outbox and len(h.messages_in(threads[1])) == posts
+        real = service.clock
+        service.clock = service.log.clock = lambda: real() + PLAYED_HOLD + timedelta(seconds=5)
+        await h.bot.get_cog("Play").deadlines()
+        await h.bot.get_cog("Play").deadlines()
+        new = h.messages_in(threads[1])[posts:]
+        assert len(new) == 1 and "Cy resigned" in new[0]["content"] and "Final scores" in new[0]["content"]
+        assert await service.store.unposted() == 0
+        clean(h)
