@@ -5,6 +5,12 @@ computer); both are SIGKILLed at a random moment, then a fresh service checks th
 acknowledged move is stored, every started game loads, and no game is left waiting on a computer
 after one clock tick; then the next round starts over the same file. Prints the totals.
 
+``--outbox [GAMES]`` (default 200): what players are told. Over SQLite, then PostgreSQL, GAMES
+overdue games (half against a computer); one process is SIGKILLed after its deadline tick
+committed a third of them, the next after it posted a fifth of its notices (before marking the last
+one posted), then two processes finish; prints the changes committed, announced, announced twice
+and lost (tests/outbox_worker.py).
+
 ``--postgres [KILLS]`` (default 50): three processes share one PostgreSQL database (a server
 started for the run), each playing and ticking the deadline clock; every 0.5-2 s one of them, at
 random, is SIGKILLed and replaced. Then the same checks, and the longest the clock went without
@@ -90,8 +96,41 @@ def main_postgres(kills: int = 50, workers: int = 3) -> None:
         print("unloadable:", line)
 
 
+def main_outbox(games: int = 200) -> None:
+    from tests.outbox_worker import run
+    from tests.postgres_server import PostgresServer
+
+    server = PostgresServer()
+    server.start()
+    rows = []
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            for backend in ("SQLite", "PostgreSQL"):
+                url = str(Path(folder) / "outbox.db") if backend == "SQLite" else server.new_database()
+                start = time.perf_counter()
+                scenario = run(url, Path(folder) / f"sink-{backend}", games=games, kill_after_commits=games // 3,
+                               kill_after_posts=games // 5, last=2)  # fmt: skip
+                c = scenario.counts
+                rows += [
+                    (f"{backend}: processes SIGKILLed (mid-tick after {games // 3} commits, mid-posting)",
+                     f"{scenario.kills}", "2"),  # fmt: skip
+                    (f"{backend}: changes committed by the clock ({games} overdue games)", f"{c.committed}", ""),
+                    (f"{backend}: announced", f"{c.announced}", f"{c.committed}"),
+                    (f"{backend}: announced twice", f"{c.duplicates}", "0"),
+                    (f"{backend}: lost (committed, never announced)", f"{c.lost}", "0"),
+                    (f"{backend}: messages re-sent with a used nonce (Discord keeps one)", f"{c.repeats}", "<= 1"),
+                    (f"{backend}: left in the outbox", f"{c.unposted}", "0"),
+                    (f"{backend}: wall time", f"{time.perf_counter() - start:.1f} s", ""),
+                ]
+    finally:
+        server.stop()
+    print_table(rows)
+
+
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["--postgres"]:
+    if sys.argv[1:2] == ["--outbox"]:
+        main_outbox(int(sys.argv[2]) if len(sys.argv) > 2 else 200)
+    elif sys.argv[1:2] == ["--postgres"]:
         main_postgres(int(sys.argv[2]) if len(sys.argv) > 2 else 50)
     else:
         main(int(sys.argv[1]) if len(sys.argv) > 1 else 100)

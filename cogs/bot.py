@@ -20,6 +20,7 @@ from cogs.lobby import (
     LanguageSelect,
     Lobby,
     LobbyButton,
+    OptionsSelect,
     PickSelect,
     RematchButton,
     SetsSelect,
@@ -91,7 +92,7 @@ class CarcBot(commands.AutoShardedBot):
         # Buttons and selects of old messages keep working after a restart.
         self.add_dynamic_items(
             LobbyButton, SetsSelect, AddComputerSelect, CastlesSelect, LanguageSelect, TakeTurnButton, PanelButton,
-            PanelSelect, RematchButton, ClockSelect, PickSelect,
+            PanelSelect, RematchButton, ClockSelect, PickSelect, OptionsSelect,
         )
         tune_gc()  # started: no pause of the collector walks the cached games at every turn
         metrics.serve(self)  # METRICS_PORT set: the Prometheus endpoint

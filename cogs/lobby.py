@@ -46,23 +46,43 @@ def lobby_view(row: Any) -> discord.ui.View:
         return _lobby_view(row)
 
 
+MENU_ROWS = 4  # Discord's five action rows: one for the buttons, four for menus
+
+
 def _lobby_view(row: Any) -> discord.ui.View:
+    """Every setting of the lobby has a control, whatever the sets: the buttons, the sets, a
+    computer to add, each players' pick (castles chosen...), the language, the time control and
+    every option the expansions declare (castles dealt or chosen...). When they are more than
+    Discord's rows hold, the settings share one "Game options" menu (and the computer's level
+    joins it if need be), so no control is ever dropped."""
     view = discord.ui.View(timeout=None)
-    if row.status == "lobby":
-        league = row.league_id is not None
-        for action in ("join", "leave", "start"):
-            view.add_item(LobbyButton(row.id, action))
-        if not league:  # a league game uses the league's sets, and has no computer seats
-            view.add_item(SetsSelect(row.id, row.options["sets"]))
-            view.add_item(AddComputerSelect(row.id))
-        for _cls, option in lobby_options(row.options["sets"]):  # players' own picks (castles chosen...)
-            if option.pick is not None and row.options.get(option.name, option.default) == option.pick.when:
-                view.add_item(PickSelect(row.id, option.name))
-        if not league:
-            view.add_item(LanguageSelect(row.id, game_language(row)))
-            menus = sum(isinstance(getattr(c, "item", c), discord.ui.Select) for c in view.children)
-            if menus < 4:  # Discord's five rows: the buttons, four menus (a players' pick takes the last)
-                view.add_item(ClockSelect(row.id, row.options.get("time_control", PER_TURN)))
+    if row.status != "lobby":
+        return view
+    league = row.league_id is not None
+    for action in ("join", "leave", "start"):
+        view.add_item(LobbyButton(row.id, action))
+    menus: list[Any] = []
+    if not league:  # a league game uses the league's sets and settings, and has no computer seats
+        menus += [SetsSelect(row.id, row.options["sets"]), AddComputerSelect(row.id)]
+    for _cls, option in lobby_options(row.options["sets"]):  # players' own picks (castles chosen...)
+        if option.pick is not None and row.options.get(option.name, option.default) == option.pick.when:
+            menus.append(PickSelect(row.id, option.name))
+    if not league:
+        declared = any(len(o.choices) > 1 for _cls, o in lobby_options(row.options["sets"]))
+        clock = row.options.get("time_control", PER_TURN)
+        own: list[Any] = [LanguageSelect(row.id, game_language(row)), ClockSelect(row.id, clock)]
+        if declared:
+            own.append(OptionsSelect(row.id, row, ("opt",)))
+        if len(menus) + len(own) <= MENU_ROWS:
+            menus += own
+        else:
+            folded: tuple[str, ...] = ("lang", "clock", "opt")
+            if len(menus) + 1 > MENU_ROWS:  # the computer's level joins the options menu too
+                menus = [m for m in menus if not isinstance(m, AddComputerSelect)]
+                folded += ("ai",)
+            menus.append(OptionsSelect(row.id, row, folded))
+    for menu in menus[:MENU_ROWS]:
+        view.add_item(menu)
     return view
 
 
@@ -267,6 +287,72 @@ class ClockSelect(LobbyMenu, discord.ui.DynamicItem[discord.ui.Select], template
 
     def change(self, service: Any, who: Caller, values: list[str]) -> Awaitable[GameRow]:
         return service.set_options(who, self.game_id, time_control=(values or [PER_TURN])[0][:40])
+
+
+class OptionsSelect(
+    LobbyMenu, discord.ui.DynamicItem[discord.ui.Select], template=r"carc:opts:(?P<game>\d{1,18})"
+):
+    """One menu for the lobby's settings that have no menu of their own: the options the
+    expansions declare (castles dealt or chosen...), and when the rows are short the language,
+    the time control and the computer to add. Each entry is one change ("kind:value"); the
+    settings as they stand are in the lobby message."""
+
+    KIND = "opts"
+
+    def __init__(self, game_id: int, row: Any = None, kinds: tuple[str, ...] = ()) -> None:
+        options: list[discord.SelectOption] = []
+        if row is not None:
+            options = _setting_entries(row, kinds)[:25]
+        super().__init__(game_id, _("Game options…"), options or [discord.SelectOption(label="-", value="-")])
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):  # type: ignore[no-untyped-def]
+        return cls(int(match["game"]))
+
+    def change(self, service: Any, who: Caller, values: list[str]) -> Awaitable[GameRow]:
+        kind, _sep, value = (values or [""])[0].partition(":")
+        if kind == "lang":
+            return service.set_options(who, self.game_id, language=value[:10])
+        if kind == "clock":
+            return service.set_options(who, self.game_id, time_control=value[:40])
+        if kind == "ai":
+            return service.add_ai(who, self.game_id, value[:10])
+        name, _sep, choice = value.partition(":")
+        if kind == "opt" and name:
+            return service.set_options(who, self.game_id, **{name[:30]: choice[:30]})
+        return _refused(_("This button is from an older version of the bot; open a new lobby."))
+
+
+async def _refused(text: str) -> GameRow:
+    raise ServiceError(text)
+
+
+def _setting_entries(row: Any, kinds: tuple[str, ...]) -> list[discord.SelectOption]:
+    """The menu entries that change one setting of the lobby each, from what it is now."""
+    out = []
+    if "opt" in kinds:
+        for _cls, option in lobby_options(row.options["sets"]):
+            now = row.options.get(option.name, option.default)
+            for value, meaning in option.choices:
+                if value != now:
+                    label = f"{_(option.title)}: {_(meaning)}"
+                    out.append(discord.SelectOption(label=label[:100], value=f"opt:{option.name}:{value}"))
+    if "lang" in kinds:
+        for code, name in LANGUAGES.items():
+            if code != game_language(row):
+                label = f"{_('Language of the game')}: {name}"
+                out.append(discord.SelectOption(label=label[:100], value=f"lang:{code}"))
+    if "clock" in kinds:
+        chosen = row.options.get("time_control", PER_TURN)
+        for p in PRESETS:
+            if p != chosen:
+                label = _("A limit per turn") if p == PER_TURN else _("Time bank {bank}").format(bank=p)
+                out.append(discord.SelectOption(label=label[:100], value=f"clock:{p}"))
+    if "ai" in kinds:
+        for level, (label, about) in AddComputerSelect.LEVELS.items():
+            out.append(discord.SelectOption(label=_("Add a computer: {level}").format(level=_(label))[:100],
+                                            value=f"ai:{level}", description=_(about)[:100]))  # fmt: skip
+    return out
 
 
 class RematchButton(

@@ -183,7 +183,7 @@ async def on_panel(interaction: discord.Interaction, state: PanelState, act: str
             await _update(interaction, PanelState(state.game_id, answer.turn.version, []))
             return
         await _close(interaction, played(answer.lines))
-        await table_of(interaction.client).announce(answer.turn, answer.lines, interaction.channel)
+        await table_of(interaction.client).announce(answer.turn, answer.lines, interaction.channel, answer.outbox)
         return
     await _update(interaction, state, answer)
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import tasks
+from discord.ext import commands, tasks
 
 from cogs import present
 from cogs.common import PhaseCog, caller_of, cooldown, game_id_of, parse_cell, picture, say, table_of
@@ -35,15 +35,18 @@ class Play(PhaseCog):
     def __init__(self, bot: Any) -> None:
         super().__init__(bot)
         self._failing: set[int] = set()  # games whose notices failed (logged once)
+        self._unposted: list[Any] = []  # the notices of the tick being posted, not posted yet
 
     async def cog_load(self) -> None:
         await super().cog_load()
         if getattr(self.bot, "service", None) is not None:
+            self.service.outbox_turns = True  # the turn posts (cogs.table.announce) mark their outbox rows
             self.deadlines.start()
 
     async def cog_unload(self) -> None:
         self.deadlines.cancel()
         with contextlib.suppress(Exception):  # shutting down: another instance may take the clock at once
+            await self.service.not_posted(self._unposted)  # what the cancelled loop did not post yet
             await self.service.release_clock()
 
     @app_commands.command(name="place", description="Play your turn in one command (the panel opens for what is left)")
@@ -70,7 +73,7 @@ class Play(PhaseCog):
                 await show_panel(interaction, PanelState(game_id, answer.turn.version, []))
                 return
             await say(interaction, played(answer.lines))
-            await table_of(self.bot).announce(answer.turn, answer.lines, interaction.channel)
+            await table_of(self.bot).announce(answer.turn, answer.lines, interaction.channel, answer.outbox)
             return
         await show_panel(interaction, PanelState(game_id, view.version, picks))
 
@@ -218,14 +221,18 @@ class Play(PhaseCog):
     async def rules(self, interaction: discord.Interaction, set: str = "base") -> None:  # noqa: A002
         await say(interaction, rules_text(set, user_language(interaction)))
 
-    @app_commands.command(name="resign", description="Leave a game; your turns are then played automatically")
+    @app_commands.command(
+        name="resign",
+        description="Leave a game: in a duel the other player wins at once; with more players your turns are automatic",
+    )
     async def resign(self, interaction: discord.Interaction, game: int | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         game_id = await game_id_of(interaction, game)
         who = caller_of(interaction)
         lines = await self.service.resign(who, game_id)
         await say(interaction, _("You left game #{id}.").format(id=game_id))
-        await table_of(self.bot).announce(await self.service.turn(who, game_id), lines, interaction.channel)
+        view = await self.service.turn(who, game_id)
+        await table_of(self.bot).announce(view, lines, interaction.channel, getattr(lines, "outbox", None))
 
     @app_commands.command(name="settings", description="Your notification settings")
     @app_commands.describe(dm="Also send me a direct message when it is my turn")
@@ -296,7 +303,22 @@ class Play(PhaseCog):
             interaction,
             _("{player} was removed from game #{id}.").format(player=present.safe(player.display_name, 40), id=game_id),
         )
-        await table_of(self.bot).announce(await self.service.turn(who, game_id), lines, interaction.channel)
+        view = await self.service.turn(who, game_id)
+        await table_of(self.bot).announce(view, lines, interaction.channel, getattr(lines, "outbox", None))
+
+    # ------------------------------------------------------------------ unknown components
+    @commands.Cog.listener()
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """A ``carc:`` button or menu that no component of this release answers (an old release's,
+        or a forged id) gets a kind private answer instead of Discord's "This interaction failed"."""
+        if interaction.type is not discord.InteractionType.component:
+            return
+        data: dict[str, Any] = dict(interaction.data or {})
+        custom_id = data.get("custom_id")
+        if not isinstance(custom_id, str) or not custom_id.startswith("carc:") or _answered(custom_id):
+            return
+        with speak(user_language(interaction)), contextlib.suppress(discord.HTTPException):
+            await say(interaction, _("This button is from an older version of the bot; open a new lobby."))
 
     # ------------------------------------------------------------------ deadlines
     @tasks.loop(seconds=TICK_EVERY.total_seconds())
@@ -306,19 +328,44 @@ class Play(PhaseCog):
         except Exception:  # the clock must keep ticking for every other game
             log.exception("the deadline tick failed")
             return
+        # Each notice is in the outbox since its change committed: it is marked posted once its
+        # post went out; a failed post is offered again at the next tick (of any process), and what
+        # a killed process left unposted is posted by the next one that ticks.
+        self._unposted = list(notices)
         for notice in notices:
             try:
                 await table_of(self.bot).post_notice(notice)
-                self._failing.discard(notice.game_id)
             except Exception:
                 FAILED_POSTS.labels("notice").inc()
                 if notice.game_id not in self._failing:
                     log.exception("notice for game %s failed", notice.game_id)
                 self._failing.add(notice.game_id)
+                self._unposted.remove(notice)
+                with contextlib.suppress(Exception):
+                    await self.service.not_posted([notice])
+                continue
+            self._failing.discard(notice.game_id)
+            self._unposted.remove(notice)
+            try:
+                await self.service.posted([notice])
+            except Exception:  # the next tick marks it (the loop posted it): logged, not reposted
+                log.exception("notice for game %s posted but not marked", notice.game_id)
 
     @deadlines.before_loop
     async def _ready(self) -> None:
         await self.bot.wait_until_ready()
+
+
+def _answered(custom_id: str) -> bool:
+    """Whether a component of this release takes this custom id (its template matches it whole)."""
+    stack: list[type] = [discord.ui.DynamicItem]
+    while stack:
+        cls = stack.pop()
+        stack += cls.__subclasses__()
+        template = getattr(cls, "__discord_ui_compiled_template__", None)
+        if template is not None and template.fullmatch(custom_id):
+            return True
+    return False
 
 
 def rules_text(set_name: str, language: str = "en") -> str:

@@ -50,14 +50,15 @@ class Table:
                 return channel
         return fallback
 
-    async def post_turn(self, channel: Any, view: TurnView, lines: list[str]) -> None:
-        """The board, what happened, and the Take turn button; or the final result (in the game's language)."""
+    async def post_turn(self, channel: Any, view: TurnView, lines: list[str], nonce: str | None = None) -> None:
+        """The board, what happened, and the Take turn button; or the final result (in the game's language).
+        ``nonce``: the same for a post sent again (Discord then keeps the first: an outbox row's)."""
         if channel is None:
             return
         with speak(view.language):
-            await self._post_turn(channel, view, lines)
+            await self._post_turn(channel, view, lines, nonce)
 
-    async def _post_turn(self, channel: Any, view: TurnView, lines: list[str]) -> None:
+    async def _post_turn(self, channel: Any, view: TurnView, lines: list[str], nonce: str | None = None) -> None:
         who, game_id = Caller.system(view.guild_id), view.game_id
         if view.finished:
             files = []
@@ -86,7 +87,7 @@ class Table:
                 again = discord.ui.View(timeout=None)
                 again.add_item(RematchButton(game_id))
             await channel.send(present.final_content(view, lines), files=files, view=again,  # type: ignore[arg-type]
-                               allowed_mentions=present.NO_PINGS)  # fmt: skip
+                               allowed_mentions=present.NO_PINGS, nonce=nonce)  # fmt: skip
             return
         if present.is_snowflake(view.user_id):  # the others see that the turn waits for a player away
             away = await self.service.away_until(Caller.system(view.guild_id), view.user_id)  # type: ignore[arg-type]
@@ -102,15 +103,27 @@ class Table:
             files=files,
             view=turn_view(view),
             allowed_mentions=present.ping(view.user_id),
+            nonce=nonce,
         )
 
-    async def announce(self, view: TurnView, lines: list[str], fallback: Any = None) -> None:
-        """Post the turn in the game's thread and DM the next player if they asked for it."""
+    async def announce(
+        self, view: TurnView, lines: list[str], fallback: Any = None, outbox: list[int] | None = None
+    ) -> None:
+        """Post the turn in the game's thread and DM the next player if they asked for it.
+        ``outbox``: the rows this post tells (``PlayResult.outbox``), marked posted once it went out
+        (a failed post is left to the deadline clock, which posts it again, under the same nonce)."""
+        nonce = f"carc-n{outbox[0]}" if outbox else None
         try:
-            await self.post_turn(await self.thread_of(view.game_id, view.guild_id, fallback), view, lines)
+            await self.post_turn(await self.thread_of(view.game_id, view.guild_id, fallback), view, lines, nonce)
         except discord.HTTPException as exc:  # a deleted thread or a lost permission: the game goes on
             FAILED_POSTS.labels("turn").inc()
             log.warning("could not post game %s in its thread: %s", view.game_id, exc)
+        else:
+            if outbox:
+                try:
+                    await self.service.mark_posted(outbox)
+                except Exception:  # the clock posts it again after its hold, under the same nonce
+                    log.exception("game %s: the turn post went out but is not marked", view.game_id)
         await self.notify_by_dm(view)
 
     async def notify_by_dm(self, view: TurnView) -> None:
@@ -190,15 +203,18 @@ class Table:
         await self.notify_by_dm(view)
 
     async def post_notice(self, notice: Notice) -> None:
-        """What the deadline clock did: a reminder in the thread, or the turn it played."""
+        """What the deadline clock did: a reminder in the thread, or the turn it played. Its nonce
+        names its outbox row: a notice posted again (its process died before marking it) is kept once."""
         channel = await self.thread_of(notice.game_id, notice.guild_id)
+        nonce = f"carc-n{notice.outbox[0]}" if notice.outbox else None
         if notice.kind == "reminder":
             if channel is not None:
                 await channel.send(
                     present.clip(f"{present.mention(notice.user_id, notice.player)} " + " ".join(notice.lines)),
                     allowed_mentions=present.ping(notice.user_id),
+                    nonce=nonce,
                 )
             await self.remind_by_dm(notice)
         elif notice.turn is not None:
-            await self.post_turn(channel, notice.turn, notice.lines)
+            await self.post_turn(channel, notice.turn, notice.lines, nonce)
             await self.notify_by_dm(notice.turn)

@@ -13,8 +13,11 @@ leaves no game waiting.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import logging
+import time
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -24,14 +27,14 @@ from engine.language import _, ngettext
 from service import validate
 from service.announce import announce, game_language, in_language
 from service.caller import Caller
-from service.core import ServiceCore
+from service.core import NOTICE_HOLD, ServiceCore
 from service.gamelog import AlreadyPlayed, turn_seconds
 from service.turns import AUTO_USER
 from service.validate import ServiceError
-from service.views import Notice
+from service.views import Notice, TurnView
 from service.workers import computer_turn
 from storage import GameRow
-from storage.store import parse_time
+from storage.store import Pending, parse_time
 
 log = logging.getLogger(__name__)
 
@@ -40,6 +43,11 @@ LEASE_TTL = timedelta(seconds=20)  # a clock whose holder has not ticked for thi
 # Who plays a timed-out turn under the "computer" policy: a normal-level computer (engine.ai.seat_player).
 STAND_IN = "ai:normal:stand-in"
 CLAIM_TTL = timedelta(seconds=20)  # a due game claimed by a process that stopped ticking is free after this
+# A tick takes the due games oldest first in batches (each claimed as it begins over a shared
+# database), and stops starting batches once it has run TICK_BUDGET: every claim is held well inside
+# CLAIM_TTL, and a catch-up after a long downtime goes on at the next tick instead of in one long one.
+TICK_BATCH = 100
+TICK_BUDGET = CLAIM_TTL / 2
 # When the player to move is reminded, as shares of the time they had when the turn began: with a
 # quarter left, and again with a sixteenth left (a 5-day bank: after 3 d 18 h, then 7 h 30 min before).
 REMINDERS = (3 / 4, 15 / 16)
@@ -79,6 +87,14 @@ class Clock(ServiceCore):
             return []
         self._lease_holder = None
         now = self.clock()
+        try:  # the loop posted what the last tick offered (it awaits every post before the next tick)
+            await self.store.notices_posted(self._offered, now)
+        except Exception:
+            log.exception("the deadline clock cannot reach the outbox")
+            return []
+        self._offered = []
+        self._ticks += 1
+        holder = f"{self.instance_id}#{self._ticks}"  # this tick's notices, posted after it
         try:
             clocks = await self.store.turn_clocks()
             waiting = set(await self.store.automatic_game_ids())
@@ -88,25 +104,102 @@ class Clock(ServiceCore):
         active = {c[0] for c in clocks}
         self.active_games = len(active)
         self._failing = {g: why for g, why in self._failing.items() if g in active}
+        if len(self._turn_limits) > 2 * len(active) + 1000:  # the ended games' are forgotten
+            self._turn_limits = {g: v for g, v in self._turn_limits.items() if g in active}
+        # Only the games with something due are loaded (a restart loads no other game), the
+        # longest overdue first; a game waiting on a computer is due since its turn began.
+        due_at: dict[int, datetime] = {g: datetime.min.replace(tzinfo=now.tzinfo) for g in waiting & active}
+        for n, c in enumerate(clocks):
+            when = _due_at(c, now, self._turn_limits)
+            if when is not None and when <= now:
+                due_at[c[0]] = min(when, due_at.get(c[0], when))
+            if n % 250 == 249:
+                await asyncio.sleep(0)  # a long walk lets the turns being played in
+        order = sorted(due_at, key=lambda g: (due_at[g], g))
+        started = time.monotonic()
+        self.tick_left, self.tick_longest_batch = 0, 0.0
+        for start in range(0, len(order), TICK_BATCH):
+            batch_started = time.monotonic()
+            if time.monotonic() - started > TICK_BUDGET.total_seconds():
+                self.tick_left = len(order) - start  # the next tick goes on from the oldest left
+                log.info("deadline clock: %s due games left to the next tick", self.tick_left)
+                break
+            batch = order[start : start + TICK_BATCH]
+            if self.store.shared:
+                try:  # claimed as the batch begins: each claim is held a batch's time
+                    taken = set(await self.store.claim_games(batch, self.instance_id, self.clock(), CLAIM_TTL))
+                except Exception:
+                    log.exception("the deadline clock cannot claim its games")
+                    break  # what the outbox holds is still posted
+                batch = [g for g in batch if g in taken]
+            for game_id in batch:
+                try:
+                    await self._tick_game(game_id, now, holder)
+                except Exception as exc:
+                    self._clock_failed(game_id, exc)
+                    continue
+                self._failing.pop(game_id, None)
+            self.tick_longest_batch = max(self.tick_longest_batch, time.monotonic() - batch_started)
+        return await self._notices(holder, now)
+
+    async def _notices(self, holder: str, now: datetime) -> list[Notice]:
+        """What to post now: the notices this tick wrote, and those a process left unposted (it
+        died, or its post failed) once their hold expired; each game's in one post after the
+        turn they lead to. A reminder of a turn since played is dropped."""
+        try:
+            # This process's earlier ticks' rows too (more than one tick hands out at once).
+            pending = await self.store.claim_notices(holder, now, NOTICE_HOLD, also=f"{self.instance_id}#")
+        except Exception:
+            log.exception("the deadline clock cannot read the outbox")
+            return []
+        by_game: dict[int, list[Pending]] = {}
+        for p in pending:
+            by_game.setdefault(p.game_id, []).append(p)
         notices: list[Notice] = []
-        # Only the games with something due are loaded (a restart loads no other game).
-        due = {c[0] for c in clocks if _due(c, now)} | (waiting & active)
-        if self.store.shared and due:
+        stale: list[int] = []
+        for game_id, rows in by_game.items():
+            guild = rows[0].body.get("guild_id")
+            guild = guild if isinstance(guild, str) else None
             try:
-                due = set(await self.store.claim_games(sorted(due), self.instance_id, now, CLAIM_TTL))
-            except Exception:
-                log.exception("the deadline clock cannot claim its games")
-                return []
-        for game_id in sorted(due):
-            try:
-                notice = await self._tick_game(game_id, now)
-            except Exception as exc:
+                view = await self.turn(Caller.system(guild), game_id)
+            except Exception as exc:  # held until it expires, then offered again (a few times)
                 self._clock_failed(game_id, exc)
                 continue
-            self._failing.pop(game_id, None)
-            if notice is not None:
-                notices.append(notice)
+            told: list[Pending] = []
+            for r in rows:
+                if r.kind != "reminder":
+                    told.append(r)
+                elif r.version != view.version or view.finished:
+                    stale.append(r.id)
+                else:
+                    notices.append(_notice(r, guild, [r.id]))
+            if told:
+                lines = [line for r in told for line in _lines(r)]
+                notices.append(_notice(told[0], guild, [r.id for r in told], lines, view))
+        if stale:
+            with contextlib.suppress(Exception):  # offered again next tick, and dropped then
+                await self.store.notices_posted(stale, now)
+        notices.sort(key=lambda n: n.outbox[0])
+        self._offered = [i for n in notices for i in n.outbox]
         return notices
+
+    async def posted(self, notices: list[Notice]) -> None:
+        """The front end posted these notices: they are not offered again."""
+        ids = {i for n in notices for i in n.outbox}
+        self._offered = [i for i in self._offered if i not in ids]
+        await self.store.notices_posted(sorted(ids), self.clock())
+
+    async def mark_posted(self, outbox: list[int]) -> None:
+        """A front end posted what these outbox rows tell (a turn played: ``PlayResult.outbox``)."""
+        if not (isinstance(outbox, list) and all(validate.is_int(i) and 0 < i < 2**63 for i in outbox)):
+            raise ServiceError(_("outbox rows are a list of numbers"))
+        await self.store.notices_posted(outbox, self.clock())
+
+    async def not_posted(self, notices: list[Notice]) -> None:
+        """Posting these failed: they are offered again at the next tick (a few times at most)."""
+        ids = {i for n in notices for i in n.outbox}
+        self._offered = [i for i in self._offered if i not in ids]
+        await self.store.release_notices(sorted(ids))
 
     def _self_report(self) -> dict[str, Any]:
         """What this process says of itself at each tick (``bot.py health`` reads it)."""
@@ -117,7 +210,10 @@ class Clock(ServiceCore):
 
     async def release_clock(self) -> None:
         """Give up the deadline clock's lease (at shutdown), so another instance may take it
-        at once instead of after LEASE_TTL."""
+        at once instead of after LEASE_TTL. What the last tick offered counts as posted, as at
+        the next tick (a front end hands back with ``not_posted`` what it could not post)."""
+        offered, self._offered = self._offered, []
+        await self.store.notices_posted(offered, self.clock())
         await self.store.release_clock_lease(self.instance_id)
 
     def _clock_failed(self, game_id: int, exc: Exception) -> None:
@@ -130,7 +226,9 @@ class Clock(ServiceCore):
         else:
             log.error("deadline clock: game #%s failed", game_id, exc_info=exc)
 
-    async def _tick_game(self, game_id: int, now: datetime) -> Notice | None:
+    async def _tick_game(self, game_id: int, now: datetime, holder: str) -> None:
+        """Whatever is due in one game, each change committed with its notice (to the outbox,
+        held by ``holder``)."""
         async with self.log.lock(game_id):
             row, game = await self.log.load(game_id)
             if row.status != "active" or game.finished:
@@ -142,12 +240,8 @@ class Clock(ServiceCore):
             if seat is not None and (seat.is_ai or seat.status != "playing"):
                 # Nobody will click for this seat: play it now (a crash between a human's move and
                 # the computer's reply left it waiting).
-                events = await self.run_automatic(system, game_id)
-                if not events:
-                    return None
-                turn = await self.turn(system, game_id)
-                return Notice("moved", game_id, row.guild_id, actor_id, actor,
-                              announce(events, game_language(row)), turn)  # fmt: skip
+                await self.run_automatic(system, game_id, notify=holder)
+                return None
             limit = turn_seconds(row)  # the turn limit, or the player's time bank
             if row.turn_started_at is None or (not limit and row.clocks is None):
                 return None
@@ -159,42 +253,45 @@ class Clock(ServiceCore):
                 return None
             deadline = row.turn_started_at + timedelta(seconds=limit)
             if now >= deadline:
-                lines = await self._time_out(row, game)
-                if lines is None:
-                    return None  # the player moved just in time (in another instance)
-                return Notice("timeout", game_id, row.guild_id, actor_id, actor, lines,
-                              await self.turn(system, game_id))  # fmt: skip
+                await self._time_out(row, game, holder)  # nothing if the player moved just in time
+                return None
             # The reminders this turn has reached (after a downtime, only the latest goes out).
             stage = sum(1 for f in REMINDERS if now >= row.turn_started_at + timedelta(seconds=limit * f))
-            if stage > row.reminded and await self.store.mark_reminded(game_id, row.version, stage):
+            if stage > row.reminded:
                 with in_language(game_language(row)):
                     if row.clocks is not None:
                         said = _("{player}, your time bank in game #{id} runs out in {duration}.")
                     else:
                         said = _("{player}, your turn in game #{id} ends in {duration}.")
                     lines = [said.format(player=actor, id=game_id, duration=_duration(deadline - now))]
-                return Notice("reminder", game_id, row.guild_id, actor_id, actor, lines)
+                notice = self.outgoing(holder, "reminder", row, actor_id, actor, lines)
+                await self.store.mark_reminded(game_id, row.version, stage, notice, now)
             return None
 
-    async def _time_out(self, row: GameRow, game: Game) -> list[str] | None:
-        """Apply the timeout policy to the human turn at ``row.version``, under the game's lock.
+    async def _time_out(self, row: GameRow, game: Game, holder: str) -> None:
+        """Apply the timeout policy to the human turn at ``row.version``, under the game's lock,
+        each write with its notice.
 
-        Both policies are versioned writes: a move that got in first wins (None is returned),
+        Both policies are versioned writes: a move that got in first wins (nothing is done),
         and a forfeit makes any later move of that player fail, so never both count.
         """
         system = Caller.system(row.guild_id)
         users = row.setup["users"]  # type: ignore[index]
         actor_id, actor = users[game.actor], game.players[game.actor]
         if row.options.get("timeout_policy") == "forfeit":
-            if not await self.store.set_seat_status(row.id, actor_id, "forfeited", expected_version=row.version):
-                return None
             with in_language(game_language(row)):
                 lines = [
                     _("{player} ran out of time and forfeits game #{id}; their turns are played automatically.").format(
                         player=actor, id=row.id
                     )
                 ]
-            return lines + announce(await self.run_automatic(system, row.id), game_language(row))
+            notice = self.outgoing(holder, "timeout", row, actor_id, actor, lines)
+            if await self.store.set_seat_status(
+                row.id, actor_id, "forfeited", expected_version=row.version, notice=notice, now=self.clock()
+            ):
+                self.log.forget(row.id)
+                await self.run_automatic(system, row.id, notify=holder)
+            return
         stand_in = STAND_IN if row.options.get("timeout_policy") == "computer" else None
         if stand_in is not None and self.workers is not None:  # a computer thinks off the event loop
             moves = await self.workers.run(computer_turn, game.to_json(), stand_in)
@@ -204,10 +301,6 @@ class Clock(ServiceCore):
         events: list[dict[str, Any]] = []
         for move in moves:
             events += trial.apply(move)
-        try:
-            await self.log.commit(row, game, trial, [(AUTO_USER, m) for m in trial.moves[len(game.moves) :]])
-        except AlreadyPlayed:
-            return None
         language = game_language(row)
         with in_language(language):
             if stand_in is not None:
@@ -215,7 +308,25 @@ class Clock(ServiceCore):
             else:
                 said = _("{player} ran out of time: the turn was played automatically (no figure).")
             lines = [said.format(player=actor)]
-        return lines + announce(events, language) + announce(await self.run_automatic(system, row.id), language)
+        notice = self.outgoing(holder, "timeout", row, actor_id, actor, lines + announce(events, language))
+        try:
+            await self.log.commit(row, game, trial, [(AUTO_USER, m) for m in trial.moves[len(game.moves) :]], notice)
+        except AlreadyPlayed:
+            return
+        await self.run_automatic(system, row.id, notify=holder)
+
+
+def _lines(row: Pending) -> list[str]:
+    lines = row.body.get("lines")
+    return [str(line) for line in lines] if isinstance(lines, list) else []
+
+
+def _notice(
+    row: Pending, guild: str | None, ids: list[int], lines: list[str] | None = None, turn: TurnView | None = None
+) -> Notice:
+    user, player = row.body.get("user_id"), row.body.get("player")
+    return Notice(row.kind, row.game_id, guild, str(user or ""), str(player or ""),
+                  _lines(row) if lines is None else lines, turn, ids)  # fmt: skip
 
 
 def _duration(delta: timedelta) -> str:
@@ -229,23 +340,43 @@ def _due(clock: tuple[int, str | None, str, int, str | None], now: datetime) -> 
     """Whether an active game's turn clock (id, turn start, options JSON, reminded, banks JSON)
     has its reminder or its timeout due; a row that does not read is due (its load says what is
     wrong)."""
+    when = _due_at(clock, now)
+    return when is not None and when <= now
+
+
+def _due_at(
+    clock: tuple[int, str | None, str, int, str | None], now: datetime,
+    limits: dict[int, tuple[str, Any]] | None = None,
+) -> datetime | None:  # fmt: skip
+    """When an active game's next reminder or its timeout is due (None: never, no limit); a row
+    that does not read is due at once (its load says what is wrong)."""
+    at_once = datetime.min.replace(tzinfo=now.tzinfo)
     _game_id, started_text, options_text, reminded, banks_text = clock
     try:
         if banks_text is not None:  # a time bank: the time left to the player to move
             banks = json.loads(banks_text)
             limit = banks["left"][banks["actor"]]
         else:
-            limit = json.loads(options_text).get("turn_limit", 0)
+            known = limits.get(clock[0]) if limits is not None else None
+            if known is not None and known[0] == options_text:  # an active game's options do not change
+                limit = known[1]
+            else:
+                limit = json.loads(options_text).get("turn_limit", 0)
+                if limits is not None:
+                    limits[clock[0]] = (options_text, limit)
         started = parse_time(started_text)
     except (TypeError, ValueError, AttributeError, RecursionError, KeyError, IndexError):
-        return True
+        return at_once
     if not validate.is_int(limit) or limit < 0:
-        return True
+        return at_once
     if started is None or (not limit and banks_text is None):
-        return False
+        return None
     if started.tzinfo is None:
-        return True
+        return at_once
     if not validate.is_int(reminded):
-        return True
+        return at_once
     fraction = REMINDERS[reminded] if 0 <= reminded < len(REMINDERS) else 1
-    return now >= started + timedelta(seconds=limit * fraction)
+    try:
+        return started + timedelta(seconds=limit * fraction)
+    except OverflowError:  # a limit past the calendar: never
+        return None

@@ -12,8 +12,11 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import hashlib
+import hmac
 import json
 import logging
+import os
+import secrets
 import weakref
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
@@ -27,7 +30,7 @@ from engine.snapshot import STATE_FORMAT, BadSnapshot
 from service import timecontrol, validate
 from service.validate import ServiceError
 from storage import Conflict, GameRow, NotFound, Store
-from storage.store import Corrupted, Loaded, iso, move_text, parse_time
+from storage.store import Corrupted, Loaded, Outgoing, iso, move_text, parse_time
 
 log = logging.getLogger(__name__)
 
@@ -192,7 +195,9 @@ class GameLog:
             try:
                 game = _from_snapshot(stored, setup, moves, texts)
             except Exception as exc:  # whatever is wrong with it, the log is there
-                log.warning("game #%s: its snapshot is not used (%s); the log wins", row.id, exc)
+                # Another process's seal (no shared SNAPSHOT_KEY, or a restart) is no news.
+                level = logging.INFO if isinstance(exc, SealedElsewhere) else logging.WARNING
+                log.log(level, "game #%s: its snapshot is not used (%s); the log wins", row.id, exc)
         if game is None:
             game = _from_log(row, setup, moves)
             if stored is not None or len(texts) >= SNAPSHOT_EVERY:
@@ -202,7 +207,11 @@ class GameLog:
                 )
         return game
 
-    async def commit(self, row: GameRow, before: Game, after: Game, entries: list[tuple[str, dict]]) -> None:
+    async def commit(
+        self, row: GameRow, before: Game, after: Game, entries: list[tuple[str, dict]], notice: Outgoing | None = None
+    ) -> None:
+        """Store a turn's moves (versioned: AlreadyPlayed if another got in first), with what
+        players are to be told of them (``notice``, to the outbox in the same transaction)."""
         new_turn = after.turn != before.turn or after.actor != before.actor or after.finished
         result = _result(row, after) if after.finished else None
         now = self.clock()
@@ -221,7 +230,7 @@ class GameLog:
             snapshot = (ENGINE_VERSION, _snapshot_blob(after, setup, log_hash.hexdigest()))
         try:
             version, revision = await self.store.append_moves(
-                row.id, row.version, entries, now, new_turn, result, snapshot, clocks
+                row.id, row.version, entries, now, new_turn, result, snapshot, clocks, notice
             )
         except Conflict:
             self.forget(row.id)
@@ -349,6 +358,28 @@ def _from_log(row: GameRow, setup: dict[str, Any], moves: list[dict[str, Any]]) 
     return game
 
 
+def _seal_key() -> bytes:
+    """The key snapshots are sealed with: ``SNAPSHOT_KEY`` (the same for every process sharing a
+    database), else one drawn for this process. The database never holds it: a snapshot whose
+    scores were edited, even with its digests recomputed, does not carry a valid seal and loses to
+    the log. Without SNAPSHOT_KEY a process trusts only its own snapshots (after a restart, or
+    another process's, a game's first load replays its log and seals it anew)."""
+    text = os.environ.get("SNAPSHOT_KEY", "")
+    return text.encode() if len(text) >= 16 else secrets.token_bytes(32)
+
+
+SEAL_KEY = _seal_key()
+SEAL_ID = hashlib.sha256(b"carcassonne snapshot key " + SEAL_KEY).hexdigest()[:12]  # which key, not the key
+
+
+class SealedElsewhere(BadSnapshot):
+    """A snapshot sealed with another key than this process's: usable only where that key is."""
+
+
+def _seal(head_text: bytes, state: bytes) -> str:
+    return hmac.new(SEAL_KEY, head_text + b"\n" + state, hashlib.sha256).hexdigest()
+
+
 def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -375,8 +406,10 @@ def _snapshot_blob(game: Game, setup: dict[str, Any], log_digest: str) -> bytes:
         "moves": log_digest,
         "size": len(state),
         "data": hashlib.sha256(state).hexdigest(),
+        "key": SEAL_ID,
     }
-    return json.dumps(head).encode() + b"\n" + state
+    head_text = json.dumps(head).encode()
+    return head_text + b"\n" + _seal(head_text, state).encode() + b"\n" + state
 
 
 def _from_snapshot(
@@ -388,10 +421,15 @@ def _from_snapshot(
     seq, engine_version, blob = stored
     if engine_version != ENGINE_VERSION:
         raise BadSnapshot(f"written by engine version {validate.clip(str(engine_version), 20)}")
-    head_text, _newline, state = blob.partition(b"\n")
+    head_text, _newline, rest = blob.partition(b"\n")
+    seal, _newline, state = rest.partition(b"\n")
     head = json.loads(head_text)
     if not isinstance(head, dict) or head.get("state") != STATE_FORMAT:
         raise BadSnapshot("not a state snapshot of this format")
+    if head.get("key") != SEAL_ID:
+        raise SealedElsewhere("sealed with another key (no shared SNAPSHOT_KEY, or a restart without one)")
+    if not hmac.compare_digest(seal, _seal(head_text, state).encode()):
+        raise BadSnapshot("its seal does not match: damaged or edited")
     if head.get("seq") != seq or type(seq) is not int or not 0 <= seq <= len(moves):
         raise BadSnapshot(f"it covers {validate.clip(str(seq), 20)} moves of {len(moves)}")
     if head.get("setup") != _setup_digest(setup):

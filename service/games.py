@@ -65,6 +65,7 @@ class Limits:
         )
 
 
+@validate.boundary
 class GameService(Lobbies, Turns, Clock):
     def __init__(
         self,
@@ -84,7 +85,16 @@ class GameService(Lobbies, Turns, Clock):
         self.instance_id = f"{socket.gethostname()[:40]}-{uuid.uuid4().hex[:8]}"
         self._failing: dict[int, str] = {}  # game id -> the failure the clock last reported
         self._lease_holder: str | None = None  # the other instance holding the clock, once warned
+        self._offered: list[int] = []  # outbox rows the last tick handed the front end to post
+        self._ticks = 0  # ticks so far (each tick holds the notices it writes under its own name)
+        # A front end that posts each turn played and marks it posted (PlayResult.outbox,
+        # mark_posted) says so: then a played turn's post is in the outbox too, and a post its
+        # process never made (it died) is made by the clock. Off: the caller tells players itself.
+        self.outbox_turns = False
         self.active_games = 0  # as the last clock tick counted them (metrics)
+        self._turn_limits: dict[int, tuple[str, Any]] = {}  # game id -> (options JSON, its turn limit)
+        self.tick_left = 0  # due games the last tick left to the next (its time budget ran out)
+        self.tick_longest_batch = 0.0  # seconds: the longest a batch of the last tick held its claims
         # Set by the league service: who may sit in a league game.
         self.member_check: Callable[[int, str], Awaitable[bool]] | None = None
 

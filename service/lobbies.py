@@ -12,6 +12,7 @@ from typing import Any
 
 from engine import BadSetup, Game
 from engine.ai import LEVELS
+from engine.catalog import SET_TILES
 from engine.expansions.registry import every_lobby_option_name, lobby_options
 from engine.game import check_sets
 from engine.language import N_, _
@@ -110,7 +111,8 @@ class LobbyOptions:
 
 def _checked_choices(choices: Any, sets: list[str]) -> dict[str, str]:
     """The expansions' lobby options for these sets: each value one of its choices (the default
-    when not given); an option of a set not played is dropped, a name nobody offers is refused."""
+    when not given); an option of a set not played yet is kept when valid (``/carc new
+    castles:chosen`` then Castles added in the lobby: chosen), a name nobody offers is refused."""
     if not isinstance(choices, dict) or len(choices) > 20:
         raise validate.InvalidInput(_("the expansions' options are a few names and values"))
     known = every_lobby_option_name()
@@ -126,6 +128,10 @@ def _checked_choices(choices: Any, sets: list[str]) -> dict[str, str]:
                 _("{option} is one of {values}").format(option=_(option.title), values=", ".join(allowed))
             )
         out[option.name] = value
+    for _cls, option in lobby_options(list(SET_TILES)):  # the sets not played (yet)
+        value = choices.get(option.name)
+        if option.name not in out and isinstance(value, str) and value in [v for v, _m in option.choices]:
+            out[option.name] = value
     return out
 
 
@@ -143,7 +149,7 @@ class Lobbies(ServiceCore):
         if not isinstance(options, LobbyOptions):
             raise validate.InvalidInput(_("the lobby's options are not options"))
         opts = options.checked(self.new_seed)
-        if who.kind == "member" and league_id is None:  # a league's matches are the league's to open
+        if who.kind == "member":  # a league lobby a member opens (/league play) counts too
             await self._check_lobby_limits(who)
         now = self.clock()
         game_id = await self.store.create_game(who.user_id, opts.to_json(), now, who.guild_id, channel_id, league_id)
@@ -152,25 +158,32 @@ class Lobbies(ServiceCore):
         return await self.store.get_game(game_id)
 
     async def _check_lobby_limits(self, who: Caller) -> None:
-        """A public bot's limits: open lobbies per user and per server (``.env``)."""
+        """A public bot's limits (``.env``): open lobbies per server, and per user wherever they
+        are, plain and league lobbies alike (only the matches a competition opens are not a
+        member's). The per-user limit is global, not per server: what one person can make the bot
+        hold is bounded whatever the number of servers they share with it (servers cost nothing to
+        create), and being lower than the server's it keeps one member from filling a server."""
         open_here = await self.store.game_ids(status="lobby", guild_id=who.guild_id)
-        if len(open_here) >= self.limits.lobbies_per_server:
-            raise ServiceError(
-                _("this server already has {n} open lobbies: start or abort one first").format(n=len(open_here))
-            )
-        rows = [r for r in await self.store.get_games(open_here) if isinstance(r, GameRow)]
-        mine = [r for r in rows if r.creator_id == who.user_id]
+        mine = await self.store.open_lobbies_by(who.user_id)
         if len(mine) >= self.limits.lobbies_per_user:
             raise ServiceError(
                 _("you already have {n} open lobbies (#{ids}): start or abort one first").format(
-                    n=len(mine), ids=", #".join(str(r.id) for r in mine)
+                    n=len(mine), ids=", #".join(str(i) for i in mine)
                 )
+            )
+        if len(open_here) >= self.limits.lobbies_per_server:
+            raise ServiceError(
+                _("this server already has {n} open lobbies: start or abort one first").format(n=len(open_here))
             )
 
     async def lobby(self, who: Caller, game_id: int) -> GameRow:
         """The game's row and seats (any status), if it is within the caller's reach."""
         who, game_id = caller(who), validate.game_id(game_id)
-        row = await self.log.row(game_id)
+        try:
+            row = await self.log.row(game_id)
+        except ServiceError:
+            await self.reachable(who, game_id)
+            raise
         self.authorize(row, who)
         return row
 
@@ -223,12 +236,16 @@ class Lobbies(ServiceCore):
         if row.league_id is not None:
             raise ServiceError(_("a league game uses the league's settings"))
         known = set(LobbyOptions.__dataclass_fields__) - {"seed"}
-        unknown = [key for key in changes if key not in known]
+        expansions = every_lobby_option_name()  # an expansion's option, by its name (castles="chosen")
+        unknown = [key for key in changes if key not in known and key not in expansions]
         if unknown:
             raise validate.InvalidInput(_("unknown lobby option {name}").format(name=validate.clip(unknown[0], 40)))
         merged = LobbyOptions.from_json(row.options)
         for key, value in changes.items():
-            setattr(merged, key, value)
+            if key in expansions:
+                merged.choices = {**merged.choices, key: value}
+            else:
+                setattr(merged, key, value)
         opts = merged.checked()
         if len(row.seats) > opts.max_players:
             raise ServiceError(_("{n} players are already seated").format(n=len(row.seats)))

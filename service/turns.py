@@ -6,6 +6,8 @@ is asked after the picks so far, ``pick`` makes them (``/carc place`` pre-fills 
 from __future__ import annotations
 
 import contextlib
+import logging
+import uuid
 from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
@@ -17,12 +19,14 @@ from engine.moves import OFF_TILE, Question
 from service import validate
 from service.announce import announce, game_language, in_language
 from service.caller import Caller, caller
-from service.core import ServiceCore
+from service.core import NOTICE_HOLD, PLAYED_HOLD, ServiceCore
 from service.gamelog import AlreadyPlayed, turn_seconds
 from service.validate import ServiceError
-from service.views import Ask, Hint, PlayResult, TurnView
+from service.views import Ask, Hint, PlayResult, Said, TurnView
 from service.workers import computer_turn, hint_moves
 from storage import Conflict, GameRow
+
+log = logging.getLogger(__name__)
 
 AUTO_USER = "auto"  # who the log credits for moves made on an absent player's behalf
 
@@ -147,9 +151,21 @@ class Turns(ServiceCore):
                     events += trial.apply({k: v for k, v in move.items() if k != "player"})
             except IllegalMove as exc:
                 raise ServiceError(str(exc)) from None
-            await self.log.commit(row, game, trial, [(who.user_id, m) for m in trial.moves[len(game.moves) :]])
-        events += await self.run_automatic(who, game_id)
-        return PlayResult(events, announce(events, game_language(row)), await self.turn(who, game_id))
+            # A turn that passes on (or ends the game) is posted: its notice is committed with it
+            # (a draw, the same player deciding on, is not).
+            ends = trial.finished or trial.turn != game.turn or trial.actor != game.actor
+            holder = f"{self.instance_id}/{uuid.uuid4().hex[:12]}" if ends and self.outbox_turns else None
+            notice = None
+            if holder is not None:
+                said = announce(events, game_language(row))
+                name = game.players[game.actor]
+                notice = self.outgoing(holder, "played", row, who.user_id, name, said, PLAYED_HOLD)
+            await self.log.commit(
+                row, game, trial, [(who.user_id, m) for m in trial.moves[len(game.moves) :]], notice
+            )
+        events += await self.run_automatic(who, game_id, notify=holder)
+        outbox = await self.store.held_notices(holder) if holder is not None else []
+        return PlayResult(events, announce(events, game_language(row)), await self.turn(who, game_id), outbox=outbox)
 
     async def picks_for(
         self, who: Caller, game_id: int, cell: tuple[int, int], rot: int | None, spot: str | None
@@ -194,11 +210,13 @@ class Turns(ServiceCore):
         return picks
 
     async def run_automatic(
-        self, who: Caller, game_id: int, on_turn: Callable[[Game, list[dict[str, Any]]], Any] | None = None
-    ) -> list[dict[str, Any]]:
+        self, who: Caller, game_id: int, on_turn: Callable[[Game, list[dict[str, Any]]], Any] | None = None,
+        notify: str | None = None,
+    ) -> list[dict[str, Any]]:  # fmt: skip
         """Play the turns of computer players and of players who left, until a human must act.
 
-        ``on_turn(game, events)`` is called after each automatic turn is stored.
+        ``on_turn(game, events)`` is called after each automatic turn is stored. ``notify``: the
+        outbox holder each turn's notice is written for, with its moves (the clock's tick).
         """
         events: list[dict[str, Any]] = []
         while True:
@@ -234,8 +252,16 @@ class Turns(ServiceCore):
                 trial = game.clone()
                 for move in moves:
                     turn_events += trial.apply(move)
+                notice = None
+                if notify is not None:
+                    name = game.players[game.actor]
+                    said = announce(turn_events, game_language(row))
+                    hold = PLAYED_HOLD if "/" in notify else NOTICE_HOLD  # a player's post, or the clock's
+                    notice = self.outgoing(notify, "moved", row, actor_id, name, said, hold)
                 try:
-                    await self.log.commit(row, game, trial, [(mover, m) for m in trial.moves[len(game.moves) :]])
+                    await self.log.commit(
+                        row, game, trial, [(mover, m) for m in trial.moves[len(game.moves) :]], notice
+                    )
                 except AlreadyPlayed:
                     # Another process sharing the database played this automatic turn first (its
                     # deadline clock, between a human's move here and the reply): it goes on from
@@ -297,23 +323,62 @@ class Turns(ServiceCore):
                 raise ServiceError(_("that player is not in game #{id}").format(id=game_id))
             if seat.status != "playing":
                 raise ServiceError(_("{player} has already left game #{id}").format(player=seat.name, id=game_id))
-            await self.store.set_seat_status(game_id, user_id, status)
-            row = await self.lobby(who, game_id)
-            remaining = [s for s in row.seats if s.status == "playing" and not s.is_ai]
+            # With a front end that posts each turn, what follows is told through the outbox.
+            holder = f"{self.instance_id}/{uuid.uuid4().hex[:12]}" if self.outbox_turns else None
+            if status == "resigned" and len(row.seats) == 2:
+                return await self._concede(row, user_id, holder)
             with in_language(game_language(row)):
                 if status == "resigned":
                     lines = [_("{player} resigned; their turns are played automatically.").format(player=seat.name)]
                 else:
                     lines = [_("{player} was removed; their turns are played automatically.").format(player=seat.name)]
+            notice = None
+            if holder is not None:
+                notice = self.outgoing(holder, "left", row, user_id, seat.name, list(lines), PLAYED_HOLD)
+            await self.store.set_seat_status(game_id, user_id, status, notice=notice, now=self.clock())
+            row = await self.lobby(who, game_id)
+            remaining = [s for s in row.seats if s.status == "playing" and not s.is_ai]
             if not remaining:
                 with contextlib.suppress(Conflict):  # ended meanwhile (by another instance)
                     await self.store.finish(game_id, "aborted", None, self.clock())
                 self.log.forget(game_id)
                 with in_language(game_language(row)):
                     lines.append(_("No human player is left: the game is abandoned."))
-                return lines
-            events = await self.run_automatic(who, game_id)
-        return lines + announce(events, game_language(row))
+                return Said(lines, await self.store.held_notices(holder) if holder is not None else [])
+            events = await self.run_automatic(who, game_id, notify=holder)
+        outbox = await self.store.held_notices(holder) if holder is not None else []
+        return Said(lines + announce(events, game_language(row)), outbox)
+
+
+    async def _concede(self, row: GameRow, user_id: str, holder: str | None) -> list[str]:
+        """A duel resigned: the game ends now, the other player the winner (ranked first in a
+        league whatever the scores: the one who resigned counts as forfeited). Under the game's lock."""
+        row, game = await self.log.load(row.id)
+        users = row.setup["users"]  # type: ignore[index]
+        names = dict(zip(users, game.players, strict=True))
+        resigned = names[user_id]
+        result = {
+            "scores": game.score_table(),
+            "users": dict(zip(game.players, users, strict=True)),
+            "forfeited": [resigned],
+            "conceded": resigned,
+        }
+        winner = next(n for u, n in names.items() if u != user_id)
+        with in_language(game_language(row)):
+            lines = [_("{player} resigned: game #{id} ends, and {winner} wins.").format(
+                player=resigned, id=row.id, winner=winner)]  # fmt: skip
+        notice = None
+        if holder is not None:
+            notice = self.outgoing(holder, "left", row, user_id, resigned, lines, PLAYED_HOLD)
+        if not await self.store.concede(row.id, user_id, row.version, result, self.clock(), notice):
+            raise AlreadyPlayed(_("game #{id} moved on meanwhile: try again").format(id=row.id))
+        self.log.forget(row.id)
+        for listener in self.log.finished_listeners:  # a league rates it and counts it for its match
+            try:
+                await listener(row.id)
+            except Exception:  # a listener's failure must not undo the resignation
+                log.exception("after game #%s was conceded", row.id)
+        return Said(lines, await self.store.held_notices(holder) if holder is not None else [])
 
 
 def _forced(question: Question | None) -> bool:

@@ -7,7 +7,12 @@ of 90.5 is not a rotation. What passes is exactly what the engine and the log wi
 
 from __future__ import annotations
 
+import functools
+import inspect
+import math
 import re
+import types
+import typing
 from typing import Any
 
 from engine.language import _
@@ -163,3 +168,138 @@ def draft(value: Any) -> list[dict[str, Any]]:
     if isinstance(value, list | tuple) and not value:
         return []
     return moves(value)
+
+
+# ---------------------------------------------------------------------- the boundary
+MAX_STRING = 1_000_000  # any text argument (names are clipped further by their own checks)
+MAX_ITEMS = 1_000  # any list argument
+MIN_INT, MAX_INT = -(2**63), 2**63 - 1  # what both databases store as an integer
+
+
+def boundary(cls: type) -> type:
+    """Check every argument of every public coroutine method of ``cls`` against its annotation
+    before the method runs: a caller that is not a ``Caller``, a number that is not a true int
+    (or does not fit the database), a text that is not text (or cannot be stored: a NUL, a lone
+    surrogate), a list that is not a list... are refused with InvalidInput (a ServiceError),
+    never passed on to fail deeper as a raw exception. The methods' own checks (ranges, shapes)
+    come after. Applied to GameService and LeagueService: their public methods are the boundary."""
+    for name in dir(cls):
+        if name.startswith("_"):
+            continue
+        function = getattr(cls, name)
+        if not inspect.iscoroutinefunction(function) or getattr(function, "__boundary__", False):
+            continue
+        setattr(cls, name, _checked(function))
+    return cls
+
+
+def _checked(function: Any) -> Any:
+    signature = inspect.signature(function)
+    try:
+        hints = typing.get_type_hints(function)
+    except Exception:  # an annotation that does not resolve is not checked
+        hints = {}
+    checks = {
+        p.name: (hints[p.name], p.kind)
+        for p in signature.parameters.values()
+        if p.name in hints and p.name != "self"
+    }
+
+    @functools.wraps(function)
+    async def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            bound = signature.bind(*args, **kwargs)
+        except TypeError:
+            raise InvalidInput(_("this request's arguments are not what it takes")) from None
+        for name, value in bound.arguments.items():
+            if name not in checks:
+                continue
+            hint, kind = checks[name]
+            if name in NAMED and not (value is None and _fits(None, hint)):
+                NAMED[name](value)  # the parameter's own check, with its own words
+                continue
+            if kind is inspect.Parameter.VAR_KEYWORD:
+                values = list(value.values())
+            elif kind is inspect.Parameter.VAR_POSITIONAL:
+                values = list(value)
+            else:
+                values = [value]
+            for one in values:
+                if not _fits(one, hint):
+                    if hint.__class__.__name__ == "type" and hint.__name__ == "Caller":
+                        raise InvalidInput(_("every request must say who makes it"))
+                    raise InvalidInput(
+                        _("{value} is not a valid {what}").format(value=clip(one, 30), what=name.replace("_", " "))
+                    )
+        return await function(*args, **kwargs)
+
+    wrapper.__boundary__ = True  # type: ignore[attr-defined]
+    return wrapper
+
+
+def _caller(value: Any) -> None:
+    from service.caller import Caller  # the caller module checks its fields with this one
+
+    if not isinstance(value, Caller):
+        raise InvalidInput(_("every request must say who makes it"))
+
+
+# Parameters checked by name, whatever method takes them (the boundary's first words for them).
+NAMED: dict[str, Any] = {
+    "who": _caller,
+    "game_id": game_id,
+    "league_id": league_id,
+    "version": version,
+    "moves": moves,
+}
+
+
+def _fits(value: Any, hint: Any, depth: int = 0) -> bool:
+    """Whether ``value`` is of the annotated type (as far as a boundary can tell)."""
+    if hint is Any or depth > 4:
+        return True
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        return any(_fits(value, h, depth + 1) for h in typing.get_args(hint))
+    if origin is typing.Literal:
+        return any(value == a and type(value) is type(a) for a in typing.get_args(hint))
+    if hint is None or hint is type(None):
+        return value is None
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return is_int(value) and MIN_INT <= value <= MAX_INT
+    if hint is float:
+        return (is_int(value) and MIN_INT <= value <= MAX_INT) or (
+            isinstance(value, float) and math.isfinite(value))  # fmt: skip
+    if hint is str:
+        return isinstance(value, str) and _storable(value)
+    if origin in (list, tuple, set, frozenset) or hint in (list, tuple):
+        kinds = {list: (list, tuple), tuple: (tuple, list)}.get(origin or hint, (origin,))
+        if not isinstance(value, kinds) or len(value) > MAX_ITEMS:
+            return False
+        args = [a for a in typing.get_args(hint) if a is not Ellipsis]
+        return not args or all(_fits(v, args[0] if len(args) == 1 or origin is not tuple else Any, depth + 1)
+                               for v in value)  # fmt: skip
+    if origin is dict or hint is dict:
+        if not isinstance(value, dict) or len(value) > MAX_ITEMS:
+            return False
+        pair = typing.get_args(hint)
+        return not pair or all(_fits(k, pair[0], depth + 1) and _fits(v, pair[1], depth + 1) for k, v in value.items())
+    if origin is not None:  # Callable[...], and other generics: callable, or not checked
+        return callable(value) if "Callable" in str(origin) else True
+    if isinstance(hint, type):
+        return isinstance(value, hint)
+    return True
+
+
+def _storable(text: str) -> bool:
+    """Text both databases store: within the size limit, no NUL (PostgreSQL refuses it), and
+    valid Unicode (a lone surrogate does not encode)."""
+    if len(text) > MAX_STRING or "\x00" in text:
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

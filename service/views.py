@@ -54,6 +54,18 @@ class PlayResult:
     lines: list[str]
     turn: TurnView
     again: bool = False  # the same player decides again in the same turn (after a committed draw, say)
+    # The outbox rows of this turn's post (its moves and the automatic turns after them): the front
+    # end marks them posted (GameService.mark_posted) once the post went out; else a tick posts them.
+    outbox: list[int] = field(default_factory=list)
+
+
+class Said(list[str]):
+    """The lines a change tells (a resignation, a removal), with the outbox rows they stand for:
+    the front end marks them posted (``GameService.mark_posted``) once its post went out."""
+
+    def __init__(self, lines: list[str], outbox: list[int] | None = None) -> None:
+        super().__init__(lines)
+        self.outbox = list(outbox or [])
 
 
 @dataclass
@@ -67,6 +79,7 @@ class Notice:
     player: str
     lines: list[str]
     turn: TurnView | None = None
+    outbox: list[int] = field(default_factory=list)  # the outbox rows it posts (GameService.posted marks them)
 
 
 @dataclass

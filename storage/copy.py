@@ -60,6 +60,9 @@ TABLES = [
     Table("match_log", ("id",), ("id", "fixture_id", "kind", "game_id", "body", "by_user", "recorded_at"),
           append_only=True, identity=True),  # fmt: skip
     Table("playoffs", ("league_id", "season"), ("league_id", "season", "rules", "seeds", "created_at")),
+    # What players are still to be told: the target's first tick posts what the source left unposted.
+    Table("outbox", ("id",), ("id", "game_id", "version", "kind", "body", "created_at", "holder", "until", "tries",
+                              "posted_at"), identity=True),  # fmt: skip
 ]
 
 

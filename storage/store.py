@@ -78,6 +78,41 @@ def parse_time(text: str | None) -> datetime | None:
     return datetime.fromisoformat(text) if text else None
 
 
+class Outgoing(NamedTuple):
+    """A notice for players, written to the outbox in the transaction of the change it tells of
+    (see ``claim_notices``): held by ``holder`` for posting until ``until``."""
+
+    kind: str  # "reminder" | "timeout" | "moved" | "played" ...
+    body: dict[str, Any]  # what the front end needs: user_id, player, lines
+    holder: str
+    until: datetime
+
+
+class Pending(NamedTuple):
+    """An outbox row to post: the game's version after the change it tells of."""
+
+    id: int
+    game_id: int
+    version: int
+    kind: str
+    body: dict[str, Any]
+    created_at: datetime | None
+
+
+# An outbox row at the game's version as the transaction leaves it.
+_ENQUEUE = (
+    "INSERT INTO outbox (game_id, version, kind, body, created_at, holder, until)"
+    " SELECT id, version, ?, ?, ?, ?, ? FROM games WHERE id = ?"
+)
+
+
+async def _enqueue(tx: Tx, game_id: int, notice: Outgoing | None, now: datetime) -> None:
+    if notice is not None:
+        await tx.execute(
+            _ENQUEUE, (notice.kind, json.dumps(notice.body), iso(now), notice.holder, iso(notice.until), game_id)
+        )
+
+
 class Appended(NamedTuple):
     version: int  # moves in the log
     revision: int  # changes to the game's row and seats (see _BUMP)
@@ -263,6 +298,20 @@ class Store:
         )
         return [r[0] for r in rows]
 
+    async def guild_of(self, game_id: int) -> tuple[bool, str | None]:
+        """Whether the game exists, and its server (read alone: a damaged row still tells it)."""
+        rows = await self._read("SELECT guild_id FROM games WHERE id = ?", (game_id,))
+        if not rows:
+            return False, None
+        guild = rows[0][0]
+        return True, guild if isinstance(guild, str) else None
+
+    async def open_lobbies_by(self, user_id: str) -> list[int]:
+        """The lobbies ``user_id`` opened that are still open, in every server."""
+        sql = "SELECT id FROM games WHERE status = 'lobby' AND creator_id = ? ORDER BY id"
+        rows = await self._read(sql, (user_id,))
+        return [int(r[0]) for r in rows]
+
     async def game_id_by_thread(self, thread_id: str) -> int | None:
         rows = await self._read("SELECT id FROM games WHERE thread_id = ?", (thread_id,))
         return rows[0][0] if rows else None
@@ -341,10 +390,12 @@ class Store:
         await self._write(body, game_id)
 
     async def set_seat_status(
-        self, game_id: int, user_id: str, status: str, expected_version: int | None = None
-    ) -> bool:
+        self, game_id: int, user_id: str, status: str, expected_version: int | None = None,
+        notice: Outgoing | None = None, now: datetime | None = None,
+    ) -> bool:  # fmt: skip
         """Change a seat's status; with ``expected_version``, only if the game is still at that
-        version and running (False otherwise: a move got in first)."""
+        version and running (False otherwise: a move got in first). ``notice`` goes to the
+        outbox with the change (``now``: when it was written)."""
         sql = "UPDATE seats SET status = ? WHERE game_id = ? AND user_id = ? AND status = 'playing'"
         args: list[Any] = [status, game_id, user_id]
         if expected_version is not None:
@@ -358,9 +409,41 @@ class Store:
             if await tx.execute(sql, args) != 1:
                 return False
             await tx.execute(_BUMP, (game_id,))
+            await _enqueue(tx, game_id, notice, now or datetime.now(UTC))
             return True
 
         return await self._write(body, game_id)
+
+    async def concede(
+        self, game_id: int, user_id: str, version: int, result: dict[str, Any], now: datetime,
+        notice: Outgoing | None = None,
+    ) -> bool:  # fmt: skip
+        """A player resigns a game at ``version`` and the game ends with ``result``, in one
+        transaction with its ``notice``; False if the game moved on or ended meanwhile, or they
+        had left already."""
+
+        async def body(tx: Tx) -> bool:
+            await tx.lock("games", game_id)
+            ended = await tx.execute(
+                "UPDATE games SET status = 'finished', result = ?, updated_at = ?, revision = revision + 1"
+                " WHERE id = ? AND status = 'active' AND version = ?",
+                (json.dumps(result), iso(now), game_id, version),
+            )
+            if ended != 1:
+                return False
+            left = await tx.execute(
+                "UPDATE seats SET status = 'resigned' WHERE game_id = ? AND user_id = ? AND status = 'playing'",
+                (game_id, user_id),
+            )
+            if left != 1:
+                raise Conflict(_("that player has already left"))  # the whole transaction is undone
+            await _enqueue(tx, game_id, notice, now)
+            return True
+
+        try:
+            return await self._write(body, game_id)
+        except Conflict:
+            return False
 
     async def start_game(
         self, game_id: int, setup: dict[str, Any], order: list[str], now: datetime,
@@ -408,6 +491,7 @@ class Store:
         result: dict[str, Any] | None = None,
         snapshot: tuple[str, bytes] | None = None,
         clocks: dict[str, Any] | None = None,
+        notice: Outgoing | None = None,
     ) -> Appended:
         """Append moves if the game is still at ``expected_version``; returns the new version and
         revision.
@@ -416,7 +500,7 @@ class Store:
 
         ``new_turn`` restarts the turn clock (and its reminder); ``clocks``, the time banks after
         these moves, are written with them (a bank is charged once: by the write that commits);
-        ``result`` ends the game. The
+        ``result`` ends the game; ``notice`` goes to the outbox in the same transaction. The
         moves are refused (Conflict) when their author's seat has left the game meanwhile (a
         forfeit at the deadline), so a move and a forfeit never both count. Of two processes
         appending to the same version, exactly one commits (the version check, under the game's
@@ -455,6 +539,7 @@ class Store:
             )
             if snapshot is not None:
                 await tx.execute(_SAVE_SNAPSHOT + _NEWER_SNAPSHOT, (game_id, version, *snapshot))
+            await _enqueue(tx, game_id, notice, now)  # what players are told, committed with the moves
             return int(changed[0])
 
         revision = await self._write(body, game_id)
@@ -595,18 +680,93 @@ class Store:
 
         return await self._write(body) if names else []
 
-    async def mark_reminded(self, game_id: int, version: int, stage: int = 1) -> bool:
-        """Note that this turn's reminder ``stage`` (1, 2...) went out; False if the turn moved on
-        meanwhile or that reminder went out already (another process sent it)."""
+    async def mark_reminded(
+        self, game_id: int, version: int, stage: int = 1, notice: Outgoing | None = None, now: datetime | None = None
+    ) -> bool:
+        """Note that this turn's reminder ``stage`` (1, 2...) is due, with its ``notice`` in the
+        outbox; False if the turn moved on meanwhile or that reminder went out already (another
+        process sent it)."""
 
         async def body(tx: Tx) -> bool:
             changed = await tx.execute(
                 "UPDATE games SET reminded = ?, revision = revision + 1 WHERE id = ? AND version = ? AND reminded < ?",
                 (stage, game_id, version, stage),
             )
+            if changed == 1:
+                await _enqueue(tx, game_id, notice, now or datetime.now(UTC))
             return changed == 1
 
         return await self._write(body, game_id)
+
+    # ------------------------------------------------------------------ the outbox
+    async def claim_notices(
+        self, holder: str, now: datetime, ttl: timedelta, limit: int = 500, max_tries: int = 5, also: str = ""
+    ) -> list[Pending]:
+        """The outbox rows ``holder`` is to post now, oldest first: those it holds already, and
+        those nobody holds any more (written by a process that died before posting them, or
+        whose post failed); each is held by exactly one of the processes asking at once until
+        ``now + ttl`` (rows another process is reading are skipped, not waited for), and those of
+        holders named ``also`` + anything (this process's earlier ticks). A row is offered
+        ``max_tries`` times at most (a post that keeps failing is given up)."""
+        skip = " FOR UPDATE SKIP LOCKED" if self.db.dialect == "postgresql" else ""
+
+        async def body(tx: Tx) -> list[Pending]:
+            mine, args = "", [max_tries, iso(now), holder]
+            if also:
+                mine, args = " OR substr(holder, 1, ?) = ?", [*args, len(also), also]
+            rows = await tx.fetch(
+                "SELECT id, game_id, version, kind, body, created_at FROM outbox WHERE posted_at IS NULL"
+                f" AND tries < ? AND (holder IS NULL OR until < ? OR holder = ?{mine}) ORDER BY id LIMIT ?" + skip,
+                (*args, limit),
+            )
+            await tx.executemany(
+                "UPDATE outbox SET holder = ?, until = ?, tries = tries + 1 WHERE id = ?",
+                [(holder, iso(now + ttl), r[0]) for r in rows],
+            )
+            out = []
+            for r in rows:
+                try:
+                    said = json.loads(r[4])
+                except (TypeError, ValueError):
+                    said = None
+                out.append(Pending(int(r[0]), int(r[1]), int(r[2]), str(r[3]), said if isinstance(said, dict) else {},
+                                   _lenient_time(r[5])))  # fmt: skip
+            return out
+
+        return await self._write(body)
+
+    async def notices_posted(self, ids: list[int], now: datetime) -> int:
+        """Mark outbox rows posted (rows a week old are dropped, posted or given up); how many were not yet."""
+        if not ids:
+            return 0
+        marks = ", ".join("?" for _ in ids)
+
+        async def body(tx: Tx) -> int:
+            changed = await tx.execute(
+                f"UPDATE outbox SET posted_at = ? WHERE id IN ({marks}) AND posted_at IS NULL", (iso(now), *ids)
+            )
+            # Posted a week ago, or never (a post that kept failing, given up): nothing more to tell.
+            week = iso(now - timedelta(days=7))
+            await tx.execute("DELETE FROM outbox WHERE posted_at < ? OR (posted_at IS NULL AND created_at < ?)",
+                             (week, week))  # fmt: skip
+            return changed
+
+        return await self._write(body)
+
+    async def held_notices(self, holder: str) -> list[int]:
+        """The outbox rows ``holder`` holds, not posted yet, oldest first."""
+        rows = await self._read("SELECT id FROM outbox WHERE holder = ? AND posted_at IS NULL ORDER BY id", (holder,))
+        return [int(r[0]) for r in rows]
+
+    async def release_notices(self, ids: list[int]) -> None:
+        """Outbox rows whose post failed: free for the next tick of any process."""
+        if ids:
+            sql = f"UPDATE outbox SET holder = NULL WHERE id IN ({', '.join('?' for _ in ids)}) AND posted_at IS NULL"
+            await self._write(lambda tx: tx.execute(sql, ids))
+
+    async def unposted(self) -> int:
+        """Outbox rows not posted yet (``bot.py health``, the chaos benchmark)."""
+        return int((await self._read("SELECT count(*) FROM outbox WHERE posted_at IS NULL"))[0][0])
 
     # ------------------------------------------------------------------ players
     async def player_settings(self, user_id: str) -> dict[str, Any]:
@@ -780,6 +940,13 @@ async def _read_row(tx: Tx, game_id: int) -> tuple[Any, list[Any]]:
         (game_id,),
     )
     return row, seats
+
+
+def _lenient_time(text: Any) -> datetime | None:
+    try:
+        return datetime.fromisoformat(text) if isinstance(text, str) else None
+    except ValueError:
+        return None
 
 
 def _json_field(game_id: int, name: str, text: Any, kind: type, optional: bool) -> Any:

@@ -4,6 +4,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import os  # noqa: E402
+
+# One snapshot seal key for the test session and the processes it starts (service/gamelog.py).
+os.environ.setdefault("SNAPSHOT_KEY", "tests-" + os.urandom(16).hex())
 import subprocess  # noqa: E402
 
 import pytest  # noqa: E402

@@ -105,6 +105,7 @@ class FakeDiscord:
         self.guilds: dict[int, dict[str, Any]] = {}
         self.channels: dict[int, dict[str, Any]] = {}
         self.messages: dict[int, dict[str, Any]] = {}
+        self.nonces: dict[str, dict[str, Any]] = {}  # enforce_nonce: a nonce already used gives its message
         self.threads_from: dict[int, int] = {}  # starter message -> thread
         self.interactions: dict[str, Interaction] = {}
         self.commands: list[dict[str, Any]] = []
@@ -335,7 +336,13 @@ class FakeDiscord:
             return self.channels[cid]
         if parts[2:] == ["messages"] and method == "POST":
             self._check_message(payload, uploads, f"POST message in {cid}", True)
-            return self._new_message(cid, payload, uploads)
+            nonce = payload.get("nonce") if payload.get("enforce_nonce") else None
+            if nonce is not None and nonce in self.nonces:  # Discord returns the message that nonce made
+                return self.nonces[nonce]
+            message = self._new_message(cid, payload, uploads)
+            if nonce is not None:
+                self.nonces[nonce] = message
+            return message
         if len(parts) >= 4 and parts[2] == "messages":
             message = self.messages.get(int(parts[3]))
             if message is None or message["channel_id"] != str(cid):

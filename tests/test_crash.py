@@ -54,3 +54,19 @@ def test_killing_one_of_several_processes_over_postgresql_loses_nothing_and_the_
     assert outcome.games >= len({game for game, _version in rolling.acks}) >= 2  # every game played loads
     # After every kill the clock ticked again (the survivors', then the replacement's too).
     assert all(any(tick > killed for tick in rolling.ticks) for killed in rolling.kill_times)
+
+
+def test_every_change_the_clock_commits_is_announced_once_whatever_process_dies(db_url, tmp_path):
+    """120 overdue games (half against a computer: 180 changes). One process is SIGKILLed after its
+    tick committed 40 changes (none posted yet), the next after it posted 25 notices (the 25th not
+    yet marked posted), then one process finishes (two at once over PostgreSQL): every committed
+    change is told in exactly one message (the repeated 25th carries the same nonce: Discord keeps
+    one), nothing is left in the outbox. ``python -m benchmarks.chaos --outbox`` prints the counts."""
+    from tests.outbox_worker import run
+
+    scenario = run(db_url, tmp_path / "sink", games=120, last=2 if db_url.startswith("postgresql") else 1)
+    counts = scenario.counts
+    assert scenario.kills == 2 and scenario.commits_before_kill == 40 and scenario.posts_before_kill == 25
+    assert counts.committed == 180  # 120 timeouts, 60 computer replies
+    assert counts.announced == 180 and counts.lost == 0 and counts.duplicates == 0
+    assert counts.repeats <= 1 and counts.unposted == 0

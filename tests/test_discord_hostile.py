@@ -285,8 +285,8 @@ async def test_another_servers_lobby_and_turn_buttons_reach_nothing(tmp_path):
         for label in ("Join", "Leave", "Start"):
             answer = await h.click(EVE, forged, label)
             assert f"no game #{game_id} in this server" in answer.text, label
-        for part, values in (("carc:sets:", ["base"]), ("carc:pick:", ["castles.eltz"]), ("carc:lang:", ["fr"]),
-                             ("carc:addai:", ["hard"])):  # fmt: skip
+        for part, values in (("carc:sets:", ["base"]), ("carc:pick:", ["castles.eltz"]), ("carc:opts:", ["lang:fr"]),
+                             ("carc:addai:", ["hard"]), ("carc:opts:", ["opt:castles:dealt"])):  # fmt: skip
             answer = await h.select(EVE, forged, part, values)
             assert f"no game #{game_id} in this server" in answer.text, part
         row = await h.bot.service.lobby(await any_of(h.bot.service, game_id), game_id)
@@ -304,4 +304,19 @@ async def test_another_servers_lobby_and_turn_buttons_reach_nothing(tmp_path):
         answer = await h.click(EVE, {**post, "channel_id": str(other)}, "Take turn")
         assert f"no game #{game_id} in this server" in answer.text
         assert answer.public == []
+        clean(h)
+
+
+async def test_every_carc_component_id_gets_a_kind_answer_forged_ones_included(tmp_path):
+    """A button whose custom id no component of this release takes (an old release's, or forged)
+    is answered privately, never left to Discord's "This interaction failed"."""
+    async with running(tmp_path, [ANN, BOB]) as (h, channel, _other):
+        answer = await h.slash(ANN, channel, "carc new", sets="base")
+        lobby = answer.public[-1]
+        for custom_id in ("carc:nope", "carc:lobby:12:join:extra", "carc:turn:x:1", "carc:" + "9" * 90, "carc:"):
+            forged = {**lobby, "components": [{"type": 1, "components": [
+                {"type": 2, "custom_id": custom_id, "label": "Forged", "style": 1}]}]}  # fmt: skip
+            answer = await h.click(BOB, forged, custom_id)
+            assert answer.private and "older version of the bot" in answer.private[-1]["content"], custom_id
+            assert answer.public == []
         clean(h)

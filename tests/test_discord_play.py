@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from engine.catalog import SET_TILES
 from tests.discord_api import Answer, Harness, User, components_of, running
 from tests.families import RIVERS, WHEEL
 from tests.helpers import SYSTEM, any_of, anyone, as_  # noqa: F401
@@ -433,4 +434,170 @@ async def test_castles_chosen_in_the_lobby_through_its_generic_menu(tmp_path):
         assert game.to_json()["castles"] == {
             "Ann": ["castles.eltz", "castles.rieneck"], "Bob": ["castles.wartburg", "castles.bentheim"]
         }
+        clean(h)
+
+
+async def test_a_turn_timed_out_by_a_process_that_died_is_posted_once_by_the_next_tick(tmp_path):
+    """Another process over the same database times a turn out and dies before posting it: the
+    bot's next tick posts it in the game's thread, once; the same notice sent again (a process
+    killed between its post and marking it posted) carries the same nonce, and Discord keeps one."""
+    from datetime import timedelta
+
+    from cogs.common import table_of
+    from service import GameService
+
+    ann, bob = User(790, "Ann"), User(791, "Bob")
+    async with running(tmp_path, [ann, bob]) as (h, channel, _):
+        answer = await h.slash(ann, channel, "carc new", sets="base", players=2, turn_hours=24)
+        lobby = answer.public[-1]
+        await h.click(bob, h.fake.messages[int(lobby["id"])], "Join")
+        await h.click(ann, h.fake.messages[int(lobby["id"])], "Start")
+        thread = h.fake.threads_from[int(lobby["id"])]
+        service = h.bot.service
+        real = service.clock
+        dead = GameService(service.store, clock=lambda: real() + timedelta(hours=25))
+        notices = await dead.tick()  # committed with its notice, then the process died: nothing posted
+        assert [n.kind for n in notices] == ["timeout"]
+        before = len(h.messages_in(thread))
+        service.clock = service.log.clock = lambda: real() + timedelta(hours=25, minutes=1)
+        await h.bot.get_cog("Play").deadlines()
+        posts = h.messages_in(thread)[before:]
+        assert len(posts) == 1 and "ran out of time" in posts[0]["content"], posts
+        await table_of(h.bot).post_notice(notices[0])  # sent again: the same nonce
+        assert len(h.messages_in(thread)) == before + 1
+        await h.bot.get_cog("Play").deadlines()
+        assert len(h.messages_in(thread)) == before + 1  # marked posted: never again
+
+
+async def test_a_turn_played_whose_post_never_went_out_is_posted_by_the_clock_once(tmp_path):
+    """A turn played through the panel is posted and marked: no later tick posts it again. A turn
+    played by a process that died before posting it (committed with its notice) is posted by the
+    clock once the player's hold is over, once, with the computer's reply when there is one."""
+    from datetime import timedelta
+
+    from engine.ai import computer_moves
+    from service import GameService
+    from service.core import PLAYED_HOLD
+
+    ann, bob = User(794, "Ann"), User(795, "Bob")
+    async with running(tmp_path, [ann, bob]) as (h, channel, _):
+        answer = await h.slash(ann, channel, "carc new", sets="base", players=2, turn_hours=24)
+        lobby = answer.public[-1]
+        await h.click(bob, h.fake.messages[int(lobby["id"])], "Join")
+        await h.click(ann, h.fake.messages[int(lobby["id"])], "Start")
+        thread = h.fake.threads_from[int(lobby["id"])]
+        service = h.bot.service
+        game_id = await service.store.game_id_by_thread(str(thread))
+        mover = await actor(h, game_id, [ann, bob])
+        answer = await h.click(mover, turn_message(h, thread), "Take turn")
+        await finish_in_panel(h, mover, answer.private[-1], random.Random(3))
+        assert await service.store.unposted() == 0  # posted, and marked
+        posts = len(h.messages_in(thread))
+        dead = GameService(service.store, clock=service.clock)  # another process, about to die
+        dead.outbox_turns = True
+        who = await any_of(service, game_id)
+        view = await dead.turn(who, game_id)
+        _row, game = await dead.game(who, game_id)
+        player = as_(view.user_id, who.guild_id)
+        await dead.play(player, game_id, computer_moves(game.clone(), None), view.version)
+        assert len(h.messages_in(thread)) == posts and await service.store.unposted() == 1
+        real = service.clock
+        service.clock = service.log.clock = lambda: real() + PLAYED_HOLD + timedelta(seconds=5)
+        await h.bot.get_cog("Play").deadlines()
+        new = h.messages_in(thread)[posts:]
+        assert len(new) == 1 and turn_message(h, thread) is new[0]  # the next turn, with its button
+        await h.bot.get_cog("Play").deadlines()
+        assert len(h.messages_in(thread)) == posts + 1 and await service.store.unposted() == 0
+        clean(h)
+
+
+async def test_carc_resign_in_a_duel_posts_the_final_result_at_once(tmp_path):
+    ann, bob = User(796, "Ann"), User(797, "Bob")
+    async with running(tmp_path, [ann, bob]) as (h, channel, _):
+        answer = await h.slash(ann, channel, "carc new", sets="base", players=2)
+        lobby = answer.public[-1]
+        await h.click(bob, h.fake.messages[int(lobby["id"])], "Join")
+        await h.click(ann, h.fake.messages[int(lobby["id"])], "Start")
+        thread = h.fake.threads_from[int(lobby["id"])]
+        answer = await h.slash(bob, thread, "carc resign")
+        assert answer.private and "You left game" in answer.private[-1]["content"]
+        final = h.messages_in(thread)[-1]
+        assert "Bob resigned: game #" in final["content"] and "Ann wins." in final["content"], final["content"]
+        assert "Final scores" in final["content"]
+        clean(h)
+
+
+async def test_every_lobby_setting_has_a_control_whatever_the_sets(tmp_path):
+    """/carc new sets:base castles:chosen, then Castles added in the lobby: the castles are chosen
+    (the pick menu shows); dealt or chosen can be switched in the lobby; with the pick menu the
+    language and the time control are still there (in one options menu); never more than
+    Discord's five rows."""
+    ann, bob = User(798, "Ann"), User(799, "Bob")
+    async with running(tmp_path, [ann, bob]) as (h, channel, _):
+        answer = await h.slash(ann, channel, "carc new", sets="base", castles="chosen")
+        lobby_id = int(answer.public[-1]["id"])  # the lobby message
+        game_id = int(answer.public[-1]["components"][0]["components"][0]["custom_id"].split(":")[2])
+        await h.select(ann, h.fake.messages[lobby_id], "carc:sets:", ["base", "castles"])
+        message = h.fake.messages[lobby_id]
+        ids = [c["custom_id"] for c in components_of(message)]
+        assert any(i.startswith("carc:pick:") for i in ids), ids  # chosen, as /carc new said
+        assert len(message["components"]) <= 5
+        menu = next(c for c in components_of(message) if c["custom_id"].startswith("carc:opts:"))
+        values = [o["value"] for o in menu["options"]]
+        assert "opt:castles:dealt" in values and any(v.startswith("clock:") for v in values)
+        assert any(v.startswith("lang:") for v in values)
+        await h.select(ann, message, "carc:opts:", ["clock:15m+30s"])
+        service = h.bot.service
+        row = await service.lobby(await any_of(service, game_id), game_id)
+        assert row.options["time_control"] == "15m+30s" and row.options["castles"] == "chosen"
+        await h.select(ann, h.fake.messages[lobby_id], "carc:opts:", ["opt:castles:dealt"])
+        row = await service.lobby(await any_of(service, game_id), game_id)
+        assert row.options["castles"] == "dealt"
+        ids = [c["custom_id"] for c in components_of(h.fake.messages[lobby_id])]
+        assert not any(i.startswith("carc:pick:") for i in ids)  # dealt: nothing to pick
+        menu = next(c for c in components_of(h.fake.messages[lobby_id]) if c["custom_id"].startswith("carc:opts:"))
+        values = [o["value"] for o in menu["options"]]
+        assert "opt:castles:chosen" in values and "clock:3d+12h cap 5d" in values and "lang:fr" in values
+        refused = await h.select(bob, h.fake.messages[lobby_id], "carc:opts:", ["opt:castles:chosen"])
+        assert "only the player who opened the lobby" in refused.text
+        for sets in (["base"], ["base", "castles"], list(SET_TILES)):  # any sets: five rows at most
+            await h.select(ann, h.fake.messages[lobby_id], "carc:sets:", sets)
+            assert len(h.fake.messages[lobby_id]["components"]) <= 5, sets
+        clean(h)
+
+
+async def test_a_resignation_whose_post_never_went_out_is_posted_by_the_clock_once(tmp_path):
+    """/carc resign posts the result and marks it; a resignation made by a process that died
+    before posting it is posted by the clock once the hold is over, once."""
+    from datetime import timedelta
+
+    from service import GameService
+    from service.core import PLAYED_HOLD
+
+    ann, bob, cy = User(800, "Ann"), User(801, "Bob"), User(802, "Cy")
+    async with running(tmp_path, [ann, bob, cy]) as (h, channel, _):
+        service = h.bot.service
+        threads = []
+        for players in ([ann, bob], [ann, cy]):
+            answer = await h.slash(ann, channel, "carc new", sets="base", players=2)
+            lobby = answer.public[-1]
+            await h.click(players[1], h.fake.messages[int(lobby["id"])], "Join")
+            await h.click(ann, h.fake.messages[int(lobby["id"])], "Start")
+            threads.append(h.fake.threads_from[int(lobby["id"])])
+        await h.slash(bob, threads[0], "carc resign")
+        assert "Bob resigned" in h.messages_in(threads[0])[-1]["content"] and await service.store.unposted() == 0
+        game_id = await service.store.game_id_by_thread(str(threads[1]))
+        posts = len(h.messages_in(threads[1]))
+        dead = GameService(service.store, clock=service.clock)
+        dead.outbox_turns = True
+        who = await any_of(service, game_id)
+        said = await dead.resign(as_(str(cy.id), who.guild_id), game_id)
+        assert said.outbox and len(h.messages_in(threads[1])) == posts
+        real = service.clock
+        service.clock = service.log.clock = lambda: real() + PLAYED_HOLD + timedelta(seconds=5)
+        await h.bot.get_cog("Play").deadlines()
+        await h.bot.get_cog("Play").deadlines()
+        new = h.messages_in(threads[1])[posts:]
+        assert len(new) == 1 and "Cy resigned" in new[0]["content"] and "Final scores" in new[0]["content"]
+        assert await service.store.unposted() == 0
         clean(h)

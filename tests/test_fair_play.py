@@ -174,9 +174,32 @@ async def test_a_public_bots_limits_on_lobbies_and_names(env):
     with pytest.raises(ServiceError, match="this server already has 3 open lobbies"):
         await service.create_lobby(as_("u3", "g1"), "Cy", LobbyOptions())
     await service.create_lobby(as_("u3", "g2"), "Cy", LobbyOptions())  # another server has its own count
+    # ...but a user's count is the same everywhere: Ann's two lobbies in g1 count in g2.
+    with pytest.raises(ServiceError, match="you already have 2 open lobbies"):
+        await service.create_lobby(as_("u1", "g2"), "Ann", LobbyOptions())
     await service.abort(ann, first.id)
     await service.create_lobby(ann, "Ann", LobbyOptions())  # an aborted lobby frees its place
     assert Limits.from_env() == Limits()  # defaults: 3 per user, 25 per server
+
+
+async def test_league_lobbies_count_against_the_members_limit_and_cannot_fill_a_server(env):
+    """/league play opens lobbies as /carc new does: one member of a league cannot open more than
+    their share, and the server's other members can still open lobbies."""
+    from service.leagues import LeagueService
+    from storage.leagues import LeagueStore
+
+    service, _clock, _path = env
+    service.limits = Limits(lobbies_per_user=3, lobbies_per_server=5)
+    leagues = LeagueService(service, LeagueStore(service.store))
+    league = await leagues.create(as_("boss", "g1", manager=True), "Friday")
+    await leagues.join(as_("u1", "g1"), league.id, "Ann")
+    for _ in range(3):
+        await leagues.open_lobby(as_("u1", "g1"), league.id, "Ann")
+    with pytest.raises(ServiceError, match="you already have 3 open lobbies"):
+        await leagues.open_lobby(as_("u1", "g1"), league.id, "Ann")
+    with pytest.raises(ServiceError, match="you already have 3 open lobbies"):
+        await service.create_lobby(as_("u1", "g1"), "Ann", LobbyOptions())
+    await service.create_lobby(as_("u2", "g1"), "Bob", LobbyOptions())  # the server is not blocked
 
 
 # ---------------------------------------------------------------------- no game waits on a computer
@@ -356,10 +379,10 @@ async def test_a_computer_reply_played_by_another_process_first_does_not_fail_th
         other = GameService(Store(other_db), clock)
         commit, notices = service.log.commit, []
 
-        async def the_other_process_first(row, before, after, entries):
+        async def the_other_process_first(row, before, after, entries, notice=None):
             if entries[0][0].startswith("ai:"):  # the reply: the other process's clock gets there first
                 notices.extend(await other.tick())
-            return await commit(row, before, after, entries)
+            return await commit(row, before, after, entries, notice)
 
         service.log.commit = the_other_process_first
         _row, game = await service.game(ann, lobby.id)

@@ -305,3 +305,14 @@ async def test_forget_me_removes_a_players_name_and_settings_everywhere_and_game
     moves = computer_moves(game.clone(), None)
     played = await fresh.play(as_(again.user_id, "g1"), casual.id, moves, again.version)  # the game goes on
     assert played.turn.version == again.version + len(moves)
+
+
+async def test_a_conceded_league_duel_is_rated_as_the_other_players_win(env):
+    games, leagues = env
+    league = await league_with_members(leagues)
+    game_id = await league_game(games, leagues, league, ["u1", "u2"], resign="u1")
+    row = await games.store.get_game(game_id)
+    assert row.status == "finished" and row.version <= 2  # ended at once, not played out
+    (result,) = await leagues.store.results(league.id)
+    assert result.game_id == game_id
+    assert [(r["user_id"], r["rank"], r["forfeited"]) for r in result.ranking] == [("u2", 1, False), ("u1", 2, True)]

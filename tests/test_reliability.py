@@ -405,10 +405,10 @@ async def test_one_failing_game_never_stops_the_clock(env, monkeypatch, caplog):
     b, _ = await open_game(service, turn_limit=3600, seed=5)
     real = service._time_out
 
-    async def broken_for_a(row, game):
+    async def broken_for_a(row, game, holder):
         if row.id == a:
             raise RuntimeError("channel deleted")  # any bug in one game's timeout
-        return await real(row, game)
+        return await real(row, game, holder)
 
     monkeypatch.setattr(service, "_time_out", broken_for_a)
     clock.now += timedelta(hours=2)
@@ -585,3 +585,35 @@ async def test_a_database_with_text_snapshots_upgrades_and_its_games_load(tmp_pa
         assert await GameService(Store(db), Clock()).export(anyone(G1), gid) == await fresh.export(anyone(G1), gid)
     finally:
         await db.close()
+
+
+async def test_a_tick_takes_the_longest_overdue_first_and_stops_within_its_budget(env, monkeypatch):
+    """After a long downtime: the due games are handled oldest deadline first, in batches, and a
+    tick that has run its budget leaves the rest (counted) to the next one, which goes on."""
+    from service import clock as clock_module
+
+    service, clock, _ = env
+    games = []
+    for n in range(6):
+        gid, _view = await open_game(service, turn_limit=3600 * (6 - n), seed=10 + n)  # the last one: 1 h
+        games.append(gid)
+    clock.now += timedelta(hours=7)  # all overdue, the last opened the longest (1 h limit)
+    handled: list[int] = []
+    real = service._tick_game
+
+    async def slow(game_id, now, holder):
+        handled.append(game_id)
+        clock_module_time[0] += 1.0  # each game takes a "second"
+        return await real(game_id, now, holder)
+
+    clock_module_time = [0.0]
+    monkeypatch.setattr(clock_module.time, "monotonic", lambda: clock_module_time[0])
+    monkeypatch.setattr(clock_module, "TICK_BATCH", 2)
+    monkeypatch.setattr(clock_module, "TICK_BUDGET", timedelta(seconds=3))
+    monkeypatch.setattr(service, "_tick_game", slow)
+    await service.tick()
+    assert handled == list(reversed(games))[:4]  # oldest deadline first; stopped after two batches
+    assert service.tick_left == 2
+    handled.clear()
+    await service.tick()
+    assert handled == list(reversed(games))[4:] and service.tick_left == 0

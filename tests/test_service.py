@@ -11,6 +11,7 @@ from engine.ai import computer_moves
 from engine.replay import summary
 from service import AlreadyPlayed, GameCorrupted, GameService, LobbyOptions, ServiceError
 from service import gamelog as games_module
+from service.leagues.ratings import ranking_of
 from storage import Store, open_database
 from tests.helpers import SYSTEM, Clock, anyone, as_, draft_question  # noqa: F401
 
@@ -314,9 +315,41 @@ async def test_under_the_computer_policy_a_normal_computer_plays_the_timed_out_t
     assert nxt.user_id != view.user_id and nxt.version == len(expected)
 
 
-async def test_resign_then_the_last_human_leaving_abandons_the_game(env):
+async def test_resigning_a_duel_ends_it_at_once_the_other_player_winning(env):
     service, _, _ = env
     gid, view = await two_humans(service)
+    for _ in range(4):
+        view = (await play_turn(service, view)).turn
+    row = await service.lobby(SYSTEM, gid)
+    names = dict(zip(row.setup["users"], row.setup["players"], strict=True))
+    lines = await service.resign(as_("u1"), gid)
+    assert lines == [f"{names['u1']} resigned: game #{gid} ends, and {names['u2']} wins."]
+    row = await service.lobby(SYSTEM, gid)
+    assert row.status == "finished" and row.seat_of("u1").status == "resigned"
+    assert row.result["forfeited"] == [names["u1"]]
+    ranking = ranking_of(row.result)
+    assert [r["user_id"] for r in ranking] == ["u2", "u1"] and ranking[0]["rank"] == 1  # whatever the scores
+    view = await service.turn(SYSTEM, gid)
+    assert view.finished and view.version == row.version  # no move was played for anyone
+    with pytest.raises(ServiceError, match="not running"):
+        await service.resign(as_("u2"), gid)
+    # Against a computer too: the computer wins.
+    lobby = await service.create_lobby(as_("u3"), "Cy", LobbyOptions(seed=5))
+    await service.add_ai(as_("u3"), lobby.id, "easy")
+    await service.start(as_("u3"), lobby.id)
+    await service.resign(as_("u3"), lobby.id)
+    assert (await service.lobby(SYSTEM, lobby.id)).status == "finished"
+
+
+async def test_resign_then_the_last_human_leaving_abandons_the_game(env):
+    """With more than two players the game goes on: the resigned player's turns are played for them."""
+    service, _, _ = env
+    opts = LobbyOptions(seed=4)
+    lobby = await service.create_lobby(as_("u1"), "Ann", opts)
+    await service.join(as_("u2"), lobby.id, "Bob")
+    await service.add_ai(as_("u1"), lobby.id, "easy")
+    await service.start(as_("u1"), lobby.id)
+    gid = lobby.id
     lines = await service.resign(as_("u2"), gid)
     assert "resigned" in lines[0]
     turn = await service.turn(SYSTEM, gid)
@@ -459,3 +492,38 @@ async def test_a_vacation_pauses_a_players_turn_and_it_starts_over_when_they_are
         await service.vacation(as_(view.user_id), view.player, 1)
     assert await service.vacation(as_(view.user_id), view.player, 0) is None  # back early: days given back
     assert await service.vacation(as_(view.user_id), view.player, 27) is not None
+
+
+async def test_a_forged_snapshot_with_recomputed_digests_is_not_served(env, monkeypatch):
+    """Someone with write access to the database edits a snapshot's scores and recomputes every
+    digest it carries (they have the code): without the seal's key (SNAPSHOT_KEY, which the
+    database does not hold) the snapshot loses to the log. Sealed with the key, it would be served:
+    the key is what protects it."""
+    import secrets
+
+    service, clock, _path = env
+    gid, view = await two_humans(service)
+    while view.version < 12:
+        view = (await play_turn(service, view)).turn
+    row, game = await service.game(SYSTEM, gid)
+    expected = await service.turn(SYSTEM, gid)
+    forged = game.clone()
+    forged.scores = [s + 100 for s in forged.scores]
+    setup = {k: v for k, v in row.setup.items() if k != "users"}
+    texts = [text for _seq, _user, text in await service.store.moves(gid)]
+    digest = games_module._log_hash(texts).hexdigest()
+
+    def forge(key: bytes) -> bytes:
+        monkeypatch.setattr(games_module, "SEAL_KEY", key)
+        blob = games_module._snapshot_blob(forged, setup, digest)
+        monkeypatch.undo()
+        return blob
+
+    await service.store.save_snapshot(gid, view.version, games_module.ENGINE_VERSION,
+                                      forge(secrets.token_bytes(32)), replace=True)  # fmt: skip
+    fresh = GameService(service.store, clock)  # nothing cached: it reads the snapshot
+    assert (await fresh.turn(SYSTEM, gid)).scores == expected.scores  # the log's, not the forged ones
+    await service.store.save_snapshot(gid, view.version, games_module.ENGINE_VERSION,
+                                      forge(games_module.SEAL_KEY), replace=True)  # fmt: skip
+    served = GameService(service.store, clock)
+    assert (await served.turn(SYSTEM, gid)).scores == {p: s + 100 for p, s in expected.scores.items()}

@@ -219,3 +219,38 @@ async def test_a_job_is_claimed_by_one_process_until_its_claim_expires(store):
     assert await store.claim(["league:1:2"], "a", NOW + timedelta(seconds=10), ttl) == ["league:1:2"]  # renewed
     assert await store.claim(["league:1:2"], "b", NOW + timedelta(seconds=25), ttl) == []  # renewed at 10 s
     assert await store.claim(["league:1:2"], "b", NOW + timedelta(seconds=31), ttl) == ["league:1:2"]  # a stopped
+
+
+async def test_the_outbox_hands_each_row_to_one_holder_and_forgets_it_once_posted(store):
+    """A notice written with its game's change is held by its writer; once the hold expires any
+    process may claim it, one at a time; a row offered five times is given up; a week after, the
+    rows are gone, posted or not."""
+    from datetime import timedelta
+
+    from storage.store import Outgoing
+
+    gid = await store.create_game("u1", {"max_players": 2}, NOW)
+    await store.add_seat(gid, "u1", "Ann", False, NOW, 2)
+    await store.add_seat(gid, "u2", "Bob", False, NOW, 2)
+    await store.start_game(gid, {"players": ["Ann", "Bob"], "users": ["u1", "u2"]}, ["u1", "u2"], NOW)
+    hold = timedelta(seconds=20)
+    notice = Outgoing("reminder", {"user_id": "u1", "lines": ["hi"]}, "writer", NOW + hold)
+    assert await store.mark_reminded(gid, 0, 1, notice, NOW)
+    assert not await store.mark_reminded(gid, 0, 1, notice, NOW)  # already reminded: no second row
+    assert await store.unposted() == 1
+    assert await store.claim_notices("other", NOW, hold) == []  # the writer holds it
+    (row,) = await store.claim_notices("writer", NOW, hold)
+    assert (row.game_id, row.version, row.kind, row.body["lines"]) == (gid, 0, "reminder", ["hi"])
+    later = NOW + hold + timedelta(seconds=1)  # the writer died: its hold expired
+    assert [r.id for r in await store.claim_notices("other", later, hold)] == [row.id]
+    assert await store.claim_notices("third", later, hold) == []  # held by "other" now
+    for n in range(3):  # offered five times in all, then given up
+        assert await store.claim_notices(f"p{n}", later + (n + 1) * 2 * hold, hold)
+    assert await store.claim_notices("p9", later + 20 * hold, hold) == []
+    assert await store.unposted() == 1
+    assert await store.notices_posted([row.id], later) == 1
+    assert await store.notices_posted([row.id], later) == 0  # once
+    assert await store.unposted() == 0
+    await store.notices_posted([], later + timedelta(days=8))
+    await store.notices_posted([0], later + timedelta(days=8))  # the week-old rows are dropped
+    assert (await store.db.fetch("SELECT count(*) FROM outbox"))[0][0] == 0

@@ -748,7 +748,7 @@ class LeagueCore:
 
     async def record_game(self, game_id: int) -> None:
         """Rate a finished league game and count it for its match (called by the game service)."""
-        row = await self.games.store.get_game(game_id)
+        row = await self.games.log.row(validate.game_id(game_id))
         if row.league_id is None or row.status != "finished" or not row.result:
             return
         league = await self.store.league(row.league_id)

@@ -19,6 +19,7 @@ from storage import GameRow
 from storage.leagues import CompetitionRow, EntrantRow, LeagueRow
 
 
+@validate.boundary
 class LeagueService(KnockoutCore):
     """Leagues, seasons and competitions. Every call that reads or changes a league names its caller
     (``service.caller``): a league is reached only from its own server, its administration by the
