@@ -586,7 +586,7 @@ def _legend_entry(
         small = int(text * 0.85)
         x, y = (row * 1.2, row * 1.5) if two_lines else (end + text, row / 2)
         for kind, count, what in held:
-            icon = HAND_ICONS.get(kind)
+            icon = hand_icon(kind)
             if icon is not None:
                 icon(draw, x + row * 0.3, y, row * 0.55, player)
                 x += row * 0.7
@@ -607,6 +607,13 @@ def holds(kind: str) -> Callable[[HandIcon], HandIcon]:
         return fn
 
     return register
+
+
+def hand_icon(kind: str) -> HandIcon | None:
+    """The icon of a kind of thing held, registered by the core or an expansion's drawing module."""
+    if kind not in HAND_ICONS:
+        expansion_drawings()
+    return HAND_ICONS.get(kind)
 
 
 @holds("follower")

@@ -177,3 +177,17 @@ def test_the_bag_picture_counts_a_tiles_drawing_variants_together():
                         "base.K": 1, "base.K.stable": 1}, "Bag")  # fmt: skip
     together = render_bag({"base.U": 3, "base.E": 3, "base.D": 2, "base.K": 2}, "Bag")
     assert apart.tobytes() == together.tobytes()
+
+
+def test_a_hand_holds_every_kind_of_figure_and_the_goods_taken():
+    from engine.expansions.traders import _state as traders_state
+
+    game = Game(["Ann", "Bob"], ["base", "inns", "traders"], seed=4)
+    kinds = [item.kind for item in game.hand(0)]
+    assert kinds[0] == "follower" and {"big", "builder", "pig"} <= set(kinds)
+    assert all(item.number == 1 for item in game.hand(0) if item.kind in ("big", "builder", "pig"))
+    traders_state(game).goods[0]["wine"] = 2  # as a completed city with two wine tokens leaves them
+    assert HeldItem("wine", 2) in game.hand(0) and all(i.kind != "wine" for i in game.hand(1))
+    from renderer.board import hand_icon
+
+    assert all(hand_icon(item.kind) is not None for item in game.hand(0))  # each kind has its icon

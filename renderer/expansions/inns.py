@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 from engine import Game
 from engine.tiles import Segment, TileType
 from renderer import figures
-from renderer.board import Figure, Frame, draws
+from renderer.board import Figure, Frame, draws, holds
 from renderer.expansions import draws_mark
 from renderer.tile_art import _beside_road, _house, segment_spot, spots
 
@@ -53,3 +53,9 @@ def big_follower(img: Image.Image, draw: ImageDraw.ImageDraw, game: Game, frame:
     sx, sy = spots(p.tile, p.rot, s)[node - p.first_node]
     feature = board.kind[node]
     figures.paste_meeple(img, ox + sx, oy + sy, s * frame.follower * 1.5, figure.owner or 0, lying=feature == "field")
+
+
+@holds("big")
+def big_in_hand(draw: ImageDraw.ImageDraw, x: float, y: float, size: float, player: int) -> None:
+    """The big follower in a player's hand: a follower a third taller than the others there."""
+    figures.meeple(draw, x, y, size * 1.3, player)

@@ -10,7 +10,7 @@ from engine import Game
 from engine.tiles import Segment, TileType
 from renderer import figures
 from renderer import palette as pal
-from renderer.board import Figure, Frame, draws
+from renderer.board import Figure, Frame, draws, holds
 from renderer.expansions import draws_mark
 from renderer.tile_art import segment_spot, spots
 
@@ -63,3 +63,33 @@ def farm_pig(img: Image.Image, draw: ImageDraw.ImageDraw, game: Game, frame: Fra
     colour = pal.PLAYERS[(figure.owner or 0) % len(pal.PLAYERS)]
     r = s * 0.04
     draw.ellipse([x - r, y - r, x + r, y + r], fill=colour, outline=pal.outline_for(colour))
+
+
+# In a player's hand (the turn picture's legend): the builder, the pig and each good's tokens.
+@holds("builder")
+def builder_in_hand(draw: ImageDraw.ImageDraw, x: float, y: float, size: float, player: int) -> None:
+    colour = pal.PLAYERS[player % len(pal.PLAYERS)]
+    r = size * 0.4
+    draw.rectangle([x - r, y - r * 0.3, x + r, y + r], fill=colour, outline=pal.outline_for(colour))
+    draw.polygon([(x - r * 1.2, y - r * 0.3), (x + r * 1.2, y - r * 0.3), (x, y - r * 1.3)], fill=colour,
+                 outline=pal.outline_for(colour))  # fmt: skip
+
+
+@holds("pig")
+def pig_in_hand(draw: ImageDraw.ImageDraw, x: float, y: float, size: float, player: int) -> None:
+    figures.pig(draw, x - size * 0.1, y, size * 0.8)
+    colour = pal.PLAYERS[player % len(pal.PLAYERS)]
+    r = size * 0.14
+    draw.ellipse([x - size * 0.1 - r, y - r, x - size * 0.1 + r, y + r], fill=colour, outline=pal.outline_for(colour))
+
+
+def _token_in_hand(good: str) -> Any:
+    def icon(draw: ImageDraw.ImageDraw, x: float, y: float, size: float, player: int) -> None:
+        r = size * 0.36
+        draw.ellipse([x - r, y - r, x + r, y + r], fill=GOOD_COLOURS[good], outline=(40, 30, 20), width=2)
+
+    return icon
+
+
+for _name in GOOD_COLOURS:
+    holds(_name)(_token_in_hand(_name))

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypedDict
 
-from engine.expansions import Expansion
+from engine.expansions import Expansion, HeldItem
 from engine.figures import FigureKind, kind_of
 from engine.language import N_, _, ngettext
 from engine.words import names
@@ -176,6 +176,10 @@ class Traders(Expansion):
 
     def replay_fields(self, game: Game) -> dict[str, Any]:
         return {"goods": dict(zip(game.players, (dict(h) for h in _state(game).goods), strict=True))}
+
+    def held(self, game: Game, player: int) -> list[HeldItem]:
+        """The goods tokens a player has taken, by good (shown in their hand)."""
+        return [HeldItem(good, n) for good, n in sorted(_state(game).goods[player].items()) if n]
 
     # ------------------------------------------------------------------ the pig
     def value(self, game: Game, root: int, final: bool, points: int, player: int | None) -> int:
