@@ -187,3 +187,39 @@ def test_a_castle_joining_the_builder_s_road_gives_the_extra_tile() -> None:
     events += game.apply(PASS)
     assert {"type": "extra_turn", "player": "Ann"} in events
     assert game.player_name == "Ann"
+
+
+def test_the_extra_tile_comes_even_when_the_first_tile_completed_the_builder_s_road() -> None:
+    """Ann's tile closes the road her builder stands on: the road scores, thief and builder go home,
+    and she still plays one more tile (publisher's notes)."""
+    pool = ["base.U", "base.A", "base.U", "base.U", "base.A", "base.U"]
+    moves = [
+        tile(1, 0), meeple("road:E"),
+        tile(-1, 0, 270), PASS,  # Bob closes the west end
+        tile(2, 0), figure("builder", "road:E"),
+        tile(0, 1), PASS,
+    ]  # fmt: skip
+    game, _ = play(pool, moves, sets=SETS)
+    events = game.apply(tile(3, 0, 90)) + game.apply(PASS)  # Ann closes the east end
+    assert scored(events) == [("road", {"Ann": 5})]
+    assert {"type": "extra_turn", "player": "Ann"} in events
+    assert game.player_name == "Ann" and game.hands()[0] == {"follower": 7, "builder": 1, "pig": 1}
+
+
+def test_a_tile_completing_two_cities_gives_the_goods_of_each() -> None:
+    """A wine city west and a grain city east of (0, -1), each open only towards it: Ann's three
+    city caps there close both (and the start tile's city)."""
+    pool = ["base.U", "traders.band_wine", "base.E", "base.U", "traders.corner_grain", "base.E", "inns.three_cities"]
+    moves = [
+        tile(-1, 0), PASS,
+        tile(-1, -1), PASS,  # wine, open east and west
+        tile(-2, -1, 90), PASS,  # closes its west
+        tile(1, 0), PASS,
+        tile(1, -1), PASS,  # grain, open west and north
+        tile(1, -2, 180), PASS,  # closes its north
+        tile(0, -1, 180), PASS,  # Ann: three caps close three cities
+    ]  # fmt: skip
+    game, events = play(pool, moves, sets=("base", "traders", "inns"))
+    goods = [(e["player"], e["goods"]) for e in events if e["type"] == "goods"]
+    assert sorted(goods, key=str) == [("Ann", {"grain": 1}), ("Ann", {"wine": 1})]
+    assert scored(events, final=True) == [("wine", {"Ann": 10}), ("grain", {"Ann": 10})]
