@@ -223,3 +223,13 @@ def test_a_tile_completing_two_cities_gives_the_goods_of_each() -> None:
     goods = [(e["player"], e["goods"]) for e in events if e["type"] == "goods"]
     assert sorted(goods, key=str) == [("Ann", {"grain": 1}), ("Ann", {"wine": 1})]
     assert scored(events, final=True) == [("wine", {"Ann": 10}), ("grain", {"Ann": 10})]
+
+
+@pytest.mark.parametrize(
+    "set_name, english, french",
+    [("inns", "2 per tile", "2 par tuile"), ("traders", "score 10", "rapporte 10")],
+)
+def test_carc_rules_has_each_new_set_in_both_languages(set_name: str, english: str, french: str) -> None:
+    from cogs.play import rules_text
+
+    assert english in rules_text(set_name, "en") and french in rules_text(set_name, "fr")
