@@ -233,3 +233,15 @@ def test_carc_rules_has_each_new_set_in_both_languages(set_name: str, english: s
     from cogs.play import rules_text
 
     assert english in rules_text(set_name, "en") and french in rules_text(set_name, "fr")
+
+
+def test_tiles_are_named_with_their_inn_cathedral_or_good() -> None:
+    from engine.language import speaking
+    from engine.words import tile_name
+    from locales import translations
+
+    assert tile_name("traders.corner_wine") == "city corner with wine"
+    assert tile_name("inns.inn_junction", article=True) == "a junction with an inn"
+    assert tile_name("inns.cathedral") == "walled city with a cathedral"
+    with speaking(translations("fr")):
+        assert tile_name("traders.corner_wine").endswith("avec du vin")

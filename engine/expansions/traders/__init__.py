@@ -27,6 +27,7 @@ from engine.words import names
 if TYPE_CHECKING:
     from engine.game import Game
     from engine.moves import Event
+    from engine.tiles import TileType
 
 GOODS = ("wine", "grain", "cloth")
 GOODS_POINTS = 10
@@ -127,6 +128,11 @@ class Traders(Expansion):
 
     def setup(self, game: Game, rng: Any, options: dict[str, Any]) -> None:
         game.state["traders"] = TradersState([{g: 0 for g in GOODS} for _p in game.players])
+
+    @staticmethod
+    def name_tile(tile: TileType, name: str) -> str:
+        good = next((m for seg in tile.segments for m in seg.marks if m in GOODS), None)
+        return _("{tile} with {good}").format(tile=name, good=_(GOOD_NAMES[good])) if good else name
 
     @staticmethod
     def describe(event: Event) -> str | None:
