@@ -245,3 +245,22 @@ def test_tiles_are_named_with_their_inn_cathedral_or_good() -> None:
     assert tile_name("inns.cathedral") == "walled city with a cathedral"
     with speaking(translations("fr")):
         assert tile_name("traders.corner_wine").endswith("avec du vin")
+
+
+def test_at_famine_the_pig_s_owner_s_farmers_take_two_per_completed_city() -> None:
+    """RULES.md (the pig with the Wheel of Fortune): each farmer of the pig's owner in its field
+    scores 2 per completed city at Famine instead of 1; other farmers 1."""
+    from engine.expansions.wheel import Wheel
+
+    game = Game(["Ann", "Bob"], ["base", "wheel", "traders"], seed=0, pool=[])
+    board = game.board
+    west = board.place(TILE_TYPES["base.E"], 20, 0, 90)  # a city cap facing east...
+    east = board.place(TILE_TYPES["base.E"], 21, 0, 270)  # ...closed by one facing west
+    ann_field = next(n for n in board.tile_nodes(west) if board.kind[n] == "field")
+    bob_field = next(n for n in board.tile_nodes(east) if board.kind[n] == "field")
+    board.add_follower(0, ann_field)
+    board.add_follower(0, ann_field, "pig")
+    board.add_follower(1, bob_field)
+    events: list = []
+    Wheel()._event(game, "famine", events)
+    assert events[-1]["points"] == {"Ann": 2, "Bob": 1}

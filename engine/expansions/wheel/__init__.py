@@ -324,8 +324,12 @@ class Wheel(Expansion):
                         gained[player] += board.pennants[root] + mine
                 elif sector == "famine" and kind == "field":
                     cities = sum(1 for c in board.cities_of_field(root) if board.open[c] == 0)
+                    # What an expansion adds to the field's final value for a player (a pig: 1 more per
+                    # city) each of their farmers gains here too (RULES.md: the pig at Famine).
+                    plain = game.feature_points(root, True) if cities else 0
                     for player, *_unused in standing:
-                        gained[player] += cities
+                        more = game.feature_value(root, True, player) - plain if plain else 0
+                        gained[player] += cities + more
                 elif sector == "inquisition" and kind == "cloister":
                     for player, *_unused in standing:
                         gained[player] += 2
