@@ -922,6 +922,13 @@ class Game:
         hands = self.state.get(HANDS)
         return hands[player].get(kind, 0) if hands else 0
 
+    def take_figure(self, player: int, kind: str = "follower") -> None:
+        """A figure leaves its owner's supply (for a place off the board, such as a wheel's crown space)."""
+        if kind == "follower":
+            self.supply[player] -= 1
+        else:
+            self.state[HANDS][player][kind] -= 1
+
     def followers_in_hand(self, player: int) -> int:
         """The player's followers in supply, a big follower counted once (the storm counts them)."""
         return self.supply[player] + sum(self.in_hand(player, k.name) for k in self._figure_rules[1] if k.follower)
