@@ -210,7 +210,7 @@ def test_the_big_follower_takes_one_crown_space_and_scores_like_a_follower() -> 
     game.apply(game.legal_moves()[0])  # Ann places her first tile
     crown = {"type": "meeple", "at": "crown:taxes", "figure": "big"}
     option = next(o for o in game.question().options if o.move == crown)
-    assert option.label.startswith("big follower on the Taxes crown of the wheel")
+    assert option.label == "big follower on a crown space of Taxes on the wheel (2 free spaces)"
     events = game.apply(crown)
     assert events[0] == {"type": "meeple_placed", "player": "Ann", "at": "crown:taxes", "figure": "big"}
     assert game.hands()[0] == {"follower": 7, "big": 0}

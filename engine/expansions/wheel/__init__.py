@@ -178,8 +178,10 @@ class CrownSpace(FigureOption):
         kind = game.figure_kinds.get(move.get("figure", "follower"))
         if kind is not None and kind.name != "follower":
             return ngettext(
-                "{figure} on the {sector} crown of the wheel ({n} free space)",
-                "{figure} on the {sector} crown of the wheel ({n} free spaces)",
+                # Not "{figure} on the {sector} crown": a plain follower's option would read as part of it
+                # (/carc place matches an option by words of its label).
+                "{figure} on a crown space of {sector} on the wheel ({n} free space)",
+                "{figure} on a crown space of {sector} on the wheel ({n} free spaces)",
                 free,
             ).format(figure=_(kind.noun), sector=sector_name(sector), n=free)
         return ngettext(
