@@ -242,7 +242,7 @@ class PlaceFigure(Step):
             standing = followers[board.find(n)]
             if kind.joins_own:
                 ok = bool(standing) and any(
-                    f[0] == player and game.figure_kinds[kind_of(f)].follower for f in standing or ()
+                    f[0] == player and game._figure_rules[0][kind_of(f)].follower for f in standing or ()
                 )
             else:
                 ok = not standing
@@ -255,9 +255,9 @@ class PlaceFigure(Step):
             return False
         if game._figure_options:
             return True
-        if game._extra_kinds and any(self.kind_targets(game, k) for k in game._extra_kinds):
+        if game._figure_rules[1] and any(self.kind_targets(game, k) for k in game._figure_rules[1]):
             return True
-        extras = game._figure_extras
+        extras = game._figure_rules[3]
         return bool(extras) and any(o.moves(game) for o in extras)
 
     def _tile_moves(self, game: Game) -> list[Move]:
@@ -267,7 +267,7 @@ class PlaceFigure(Step):
         p = game.board.placements[game.placement]
         rt = p.tile.rotations[p.rot // 90]
         targets: list[tuple[str, dict[int, tuple[int, str]]]] = [("follower", game._figure_options)]
-        targets += [(k.name, self.kind_targets(game, k)) for k in game._extra_kinds]
+        targets += [(k.name, self.kind_targets(game, k)) for k in game._figure_rules[1]]
         for name, options in targets:
             for ci, at in options.values():
                 move: Move = {"type": "meeple", "at": at}
@@ -281,7 +281,7 @@ class PlaceFigure(Step):
 
     def moves(self, game: Game) -> list[Move]:
         moves = self._tile_moves(game)
-        for option in game._figure_extras:
+        for option in game._figure_rules[3]:
             moves += option.moves(game)
         return moves
 
@@ -295,7 +295,7 @@ class PlaceFigure(Step):
         return _("place a figure or pass")
 
     def _extra(self, game: Game, move: Move) -> FigureOption | None:
-        for option in game._figure_extras:
+        for option in game._figure_rules[3]:
             if option.owns(move):
                 return option
         return None
@@ -311,7 +311,7 @@ class PlaceFigure(Step):
         node = game._target_node(move)
         p = game.board.placement_of(node)
         where = feature_phrase(p.tile, p.rot, node - p.first_node)
-        kind = game.figure_kinds.get(move.get("figure", "follower"))
+        kind = game._figure_rules[0].get(move.get("figure", "follower"))
         if kind is not None and kind.name != "follower":
             if "x" in move and p.tile.multi_cell:
                 where = _("{feature} at {cell}").format(feature=where, cell=cell(move["x"], move["y"]))
@@ -325,7 +325,7 @@ class PlaceFigure(Step):
     def check(self, game: Game, move: Move) -> None:
         if move["type"] == "pass":
             return
-        extra = self._extra(game, move) if game._figure_extras else None
+        extra = self._extra(game, move) if game._figure_rules[3] else None
         if extra is not None:
             extra.check(game, move)
             return
@@ -343,11 +343,11 @@ class PlaceFigure(Step):
         game.scratch[_CHECKED_FOLLOWER] = (move, node)  # play() follows with the same move: no second look-up
 
     def _check_kind(self, game: Game, move: Move, figure: Any) -> None:
-        kind = game.figure_kinds.get(figure) if isinstance(figure, str) else None
+        kind = game._figure_rules[0].get(figure) if isinstance(figure, str) else None
         if kind is None:
             raise IllegalMove(
                 _("this game has no figure {figure!r}; it has {kinds}").format(
-                    figure=str(figure)[:40], kinds=", ".join(game.figure_kinds)
+                    figure=str(figure)[:40], kinds=", ".join(game._figure_rules[0])
                 )
             )
         node = game._target_node(move)
@@ -369,7 +369,7 @@ class PlaceFigure(Step):
         raise IllegalMove(_("{place} already has a follower on its feature").format(place=str(move.get("at"))[:40]))
 
     def play(self, game: Game, move: Move, events: list[Event]) -> bool:
-        extra = self._extra(game, move) if move["type"] != "pass" and game._figure_extras else None
+        extra = self._extra(game, move) if move["type"] != "pass" and game._figure_rules[3] else None
         if extra is not None:
             extra.play(game, move, events)
         elif move["type"] == "meeple" and move.get("figure", "follower") != "follower":
@@ -565,8 +565,8 @@ class Game:
         self.bag = bag
         self.initial_bag = list(bag)
         self.bag_pos = 0
-        if self._extra_kinds:  # each player's figures of the other kinds, in hand (the followers: ``supply``)
-            self.state[HANDS] = [{k.name: k.per_player for k in self._extra_kinds} for _p in players]
+        if self._figure_rules[1]:  # each player's figures of the other kinds, in hand (the followers: ``supply``)
+            self.state[HANDS] = [{k.name: k.per_player for k in self._figure_rules[1]} for _p in players]
         for hook in self._hooks["setup"]:
             hook(self, rng, given)
         self.board.place(TILE_TYPES[start_tile], 0, 0, 0)
@@ -679,10 +679,13 @@ class Game:
 
     @property
     def _extra_kinds(self) -> list[FigureKind]:
+        """The kinds of figure other than the plain follower (the engine reads ``_figure_rules[1]``:
+        a property costs a call in the hot paths)."""
         return self._figure_rules[1]
 
     @property
     def _figure_extras(self) -> list[FigureOption]:
+        """The figure step's options besides a figure on the new tile (``_figure_rules[3]``)."""
         return self._figure_rules[3]
 
     @property
@@ -767,7 +770,7 @@ class Game:
                 continue
             for figure in standing:
                 player, node = figure[0], figure[1]
-                drawing = "follower" if len(figure) == 2 else (self.figure_kinds[figure[2]].drawing or figure[2])
+                drawing = "follower" if len(figure) == 2 else (self._figure_rules[0][figure[2]].drawing or figure[2])
                 out.append(BoardFigure(drawing, tuple(board.placement_of(node).cells), player, (node,)))
         for hook in self._hooks["board_figures"]:
             out += hook(self)
@@ -852,12 +855,12 @@ class Game:
         """A pass where passing is allowed, or a move of an expansion's figure option."""
         if move["type"] == "pass":
             return step.may_pass(self)
-        return isinstance(step, PlaceFigure) and any(o.owns(move) for o in self._figure_extras)
+        return isinstance(step, PlaceFigure) and any(o.owns(move) for o in self._figure_rules[3])
 
     def _wrong_step(self, mtype: str) -> str:
         step = self.chain[self._index]
         known = {t for s in self.chain for t in s.move_types} | {"pass"}
-        known |= {t for o in self._figure_extras for t in o.move_types}
+        known |= {t for o in self._figure_rules[3] for t in o.move_types}
         if mtype not in known:
             return _("unknown move type {type!r} in this game").format(type=mtype[:40])
         return _("a {type!r} move is not possible now: {player} must {question}").format(
@@ -946,9 +949,16 @@ class Game:
         hands = self.state.get(HANDS)
         return hands[player].get(kind, 0) if hands else 0
 
+    def take_figure(self, player: int, kind: str = "follower") -> None:
+        """A figure leaves its owner's supply (for a place off the board, such as a wheel's crown space)."""
+        if kind == "follower":
+            self.supply[player] -= 1
+        else:
+            self.state[HANDS][player][kind] -= 1
+
     def followers_in_hand(self, player: int) -> int:
         """The player's followers in supply, a big follower counted once (the storm counts them)."""
-        return self.supply[player] + sum(self.in_hand(player, k.name) for k in self._extra_kinds if k.follower)
+        return self.supply[player] + sum(self.in_hand(player, k.name) for k in self._figure_rules[1] if k.follower)
 
     def hands(self) -> list[dict[str, int]]:
         """Each player's figures in supply by kind (the plain followers included)."""
@@ -957,7 +967,7 @@ class Game:
 
     def is_follower(self, figure: Figure) -> bool:
         """Whether a figure standing on the board is a follower (a big one too; a builder or a pig is not)."""
-        return len(figure) == 2 or self.figure_kinds[figure[2]].follower
+        return len(figure) == 2 or self._figure_rules[0][figure[2]].follower
 
     def return_figure(self, figure: Figure) -> None:
         """A figure taken off the board goes back to its owner's supply (scoring, the plague, a
@@ -1023,7 +1033,7 @@ class Game:
         """Players with the most strength on a feature (all tied ones): a follower weighs 1, other kinds
         what they declare (a big follower 2, a builder or a pig nothing)."""
         counts: dict[int, int] = {}
-        kinds = self.figure_kinds
+        kinds = self._figure_rules[0]
         for figure in self.board.followers[root] or ():
             player = figure[0]
             if len(figure) == 2:
@@ -1066,7 +1076,7 @@ class Game:
         roots = [n for n, f in enumerate(board.followers) if f and board.parent[n] == n]
         roots.sort(key=lambda r: (_FINAL_ORDER.get(board.kind[r], 4), r))
         for root in roots:
-            if self._extra_kinds and not self.majority(root):
+            if self._figure_rules[1] and not self.majority(root):
                 continue  # only figures that weigh nothing there (a pig whose farmers the plague took)
             self.score_feature(root, True, events)
         for hook in self._hooks["final_scoring"]:

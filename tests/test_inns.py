@@ -201,3 +201,25 @@ def test_with_castles_the_castle_bonus_comes_after_the_inn() -> None:
     events += game.apply(tile(-1, 0)) + game.apply(PASS)  # Bob's inn
     events += game.apply(tile(-2, 0, 270)) + game.apply(PASS)  # Ann closes it (her hand is empty: no draw move)
     assert scored(events, final=False) == [("road", {"Ann": 11})]
+
+
+def test_the_big_follower_takes_one_crown_space_and_scores_like_a_follower() -> None:
+    from engine.expansions.wheel import _score_crowns
+
+    game = Game(["Ann", "Bob"], ["wheel", "inns"], seed=3)
+    game.apply(game.legal_moves()[0])  # Ann places her first tile
+    crown = {"type": "meeple", "at": "crown:taxes", "figure": "big"}
+    option = next(o for o in game.question().options if o.move == crown)
+    assert option.label == "big follower on a crown space of Taxes on the wheel (2 free spaces)"
+    events = game.apply(crown)
+    assert events[0] == {"type": "meeple_placed", "player": "Ann", "at": "crown:taxes", "figure": "big"}
+    assert game.hands()[0] == {"follower": 7, "big": 0}
+    twin = Game(["Ann", "Bob"], ["wheel", "inns"], seed=3)  # the same with a plain follower
+    twin.apply(twin.legal_moves()[0])
+    twin.apply({"type": "meeple", "at": "crown:taxes"})
+    scored_events: list = []
+    _score_crowns(game, "taxes", scored_events)
+    twin_events: list = []
+    _score_crowns(twin, "taxes", twin_events)
+    assert scored_events[0]["points"] == twin_events[0]["points"] == {"Ann": 6}  # alone on the taxes crown
+    assert game.hands()[0] == {"follower": 7, "big": 1}

@@ -187,3 +187,80 @@ def test_a_castle_joining_the_builder_s_road_gives_the_extra_tile() -> None:
     events += game.apply(PASS)
     assert {"type": "extra_turn", "player": "Ann"} in events
     assert game.player_name == "Ann"
+
+
+def test_the_extra_tile_comes_even_when_the_first_tile_completed_the_builder_s_road() -> None:
+    """Ann's tile closes the road her builder stands on: the road scores, thief and builder go home,
+    and she still plays one more tile (publisher's notes)."""
+    pool = ["base.U", "base.A", "base.U", "base.U", "base.A", "base.U"]
+    moves = [
+        tile(1, 0), meeple("road:E"),
+        tile(-1, 0, 270), PASS,  # Bob closes the west end
+        tile(2, 0), figure("builder", "road:E"),
+        tile(0, 1), PASS,
+    ]  # fmt: skip
+    game, _ = play(pool, moves, sets=SETS)
+    events = game.apply(tile(3, 0, 90)) + game.apply(PASS)  # Ann closes the east end
+    assert scored(events) == [("road", {"Ann": 5})]
+    assert {"type": "extra_turn", "player": "Ann"} in events
+    assert game.player_name == "Ann" and game.hands()[0] == {"follower": 7, "builder": 1, "pig": 1}
+
+
+def test_a_tile_completing_two_cities_gives_the_goods_of_each() -> None:
+    """A wine city west and a grain city east of (0, -1), each open only towards it: Ann's three
+    city caps there close both (and the start tile's city)."""
+    pool = ["base.U", "traders.band_wine", "base.E", "base.U", "traders.corner_grain", "base.E", "inns.three_cities"]
+    moves = [
+        tile(-1, 0), PASS,
+        tile(-1, -1), PASS,  # wine, open east and west
+        tile(-2, -1, 90), PASS,  # closes its west
+        tile(1, 0), PASS,
+        tile(1, -1), PASS,  # grain, open west and north
+        tile(1, -2, 180), PASS,  # closes its north
+        tile(0, -1, 180), PASS,  # Ann: three caps close three cities
+    ]  # fmt: skip
+    game, events = play(pool, moves, sets=("base", "traders", "inns"))
+    goods = [(e["player"], e["goods"]) for e in events if e["type"] == "goods"]
+    assert sorted(goods, key=str) == [("Ann", {"grain": 1}), ("Ann", {"wine": 1})]
+    assert scored(events, final=True) == [("wine", {"Ann": 10}), ("grain", {"Ann": 10})]
+
+
+@pytest.mark.parametrize(
+    "set_name, english, french",
+    [("inns", "2 per tile", "2 par tuile"), ("traders", "score 10", "rapporte 10")],
+)
+def test_carc_rules_has_each_new_set_in_both_languages(set_name: str, english: str, french: str) -> None:
+    from cogs.play import rules_text
+
+    assert english in rules_text(set_name, "en") and french in rules_text(set_name, "fr")
+
+
+def test_tiles_are_named_with_their_inn_cathedral_or_good() -> None:
+    from engine.language import speaking
+    from engine.words import tile_name
+    from locales import translations
+
+    assert tile_name("traders.corner_wine") == "city corner with wine"
+    assert tile_name("inns.inn_junction", article=True) == "a junction with an inn"
+    assert tile_name("inns.cathedral") == "walled city with a cathedral"
+    with speaking(translations("fr")):
+        assert tile_name("traders.corner_wine").endswith("avec du vin")
+
+
+def test_at_famine_the_pig_s_owner_s_farmers_take_two_per_completed_city() -> None:
+    """RULES.md (the pig with the Wheel of Fortune): each farmer of the pig's owner in its field
+    scores 2 per completed city at Famine instead of 1; other farmers 1."""
+    from engine.expansions.wheel import Wheel
+
+    game = Game(["Ann", "Bob"], ["base", "wheel", "traders"], seed=0, pool=[])
+    board = game.board
+    west = board.place(TILE_TYPES["base.E"], 20, 0, 90)  # a city cap facing east...
+    east = board.place(TILE_TYPES["base.E"], 21, 0, 270)  # ...closed by one facing west
+    ann_field = next(n for n in board.tile_nodes(west) if board.kind[n] == "field")
+    bob_field = next(n for n in board.tile_nodes(east) if board.kind[n] == "field")
+    board.add_follower(0, ann_field)
+    board.add_follower(0, ann_field, "pig")
+    board.add_follower(1, bob_field)
+    events: list = []
+    Wheel()._event(game, "famine", events)
+    assert events[-1]["points"] == {"Ann": 2, "Bob": 1}

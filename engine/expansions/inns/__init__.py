@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING
 
 from engine.expansions import Expansion
 from engine.figures import LAND, FigureKind
-from engine.language import N_
+from engine.language import N_, _
 
 if TYPE_CHECKING:
     from engine.game import Game
+    from engine.tiles import TileType
 
 INN, CATHEDRAL = "inn", "cathedral"
 
@@ -39,6 +40,15 @@ class Inns(Expansion):
     titles = {"inns": N_("Inns & Cathedrals")}
     figure_kinds = (BIG_FOLLOWER,)
     segment_marks = (INN, CATHEDRAL)
+
+    @staticmethod
+    def name_tile(tile: TileType, name: str) -> str:
+        marks = {m for seg in tile.segments for m in seg.marks}
+        if CATHEDRAL in marks:
+            return _("{tile} with a cathedral").format(tile=name)
+        if INN in marks:
+            return _("{tile} with an inn").format(tile=name)
+        return name
 
     def value(self, game: Game, root: int, final: bool, points: int, player: int | None) -> int:
         board = game.board

@@ -27,6 +27,7 @@ from engine.words import names
 if TYPE_CHECKING:
     from engine.game import Game
     from engine.moves import Event
+    from engine.tiles import TileType
 
 GOODS = ("wine", "grain", "cloth")
 GOODS_POINTS = 10
@@ -75,12 +76,13 @@ class ExtraTurnEvent(TypedDict):
 
 @dataclass
 class TradersState:
-    """Each player's goods tokens; whether this turn's tile extended its player's builder's feature
-    (an extra part follows), and whether the part being played is that extra part."""
+    """Each player's goods tokens; whether the player to move has earned the builder's extra part
+    (not played yet) and whether it was announced; whether the part being played is that extra part."""
 
     goods: list[dict[str, int]]
     extra_next: bool = False
     in_extra: bool = False
+    announced: bool = False
 
 
 def _state(game: Game) -> TradersState:
@@ -126,6 +128,11 @@ class Traders(Expansion):
 
     def setup(self, game: Game, rng: Any, options: dict[str, Any]) -> None:
         game.state["traders"] = TradersState([{g: 0 for g in GOODS} for _p in game.players])
+
+    @staticmethod
+    def name_tile(tile: TileType, name: str) -> str:
+        good = next((m for seg in tile.segments for m in seg.marks if m in GOODS), None)
+        return _("{tile} with {good}").format(tile=name, good=_(GOOD_NAMES[good])) if good else name
 
     @staticmethod
     def describe(event: Event) -> str | None:
@@ -198,8 +205,8 @@ class Traders(Expansion):
     def on_place(self, game: Game, placement: int, events: list[Event]) -> None:
         send_lonely_builders_home(game)  # the plague may have taken the last follower beside one
         state = _state(game)
-        if state.in_extra:
-            return  # the extra part never earns another
+        if state.in_extra or state.extra_next:
+            return  # the extra part never earns another, and a turn earns one at most
         board = game.board
         player = game.current
         for n in board.tile_nodes(placement):
@@ -213,11 +220,20 @@ class Traders(Expansion):
     def end_of_turn(self, game: Game, events: list[Event]) -> None:
         send_lonely_builders_home(game)  # after scoring, the plague and ferry moves
         state = _state(game)
-        extra, state.extra_next = state.extra_next, False
-        more = game.bag_left > 0 or any(h(game) for h in game._hooks["may_continue"])
-        state.in_extra = extra and more
-        if state.in_extra:
-            events.append({"type": "extra_turn", "player": game.players[game.current]})
+        state.in_extra = False  # whichever part ends here, an extra part is over
+        if state.extra_next and not state.announced:
+            if game.bag_left > 0 or any(h(game) for h in game._hooks["may_continue"]):
+                state.announced = True
+                events.append({"type": "extra_turn", "player": game.players[game.current]})
+            else:
+                state.extra_next = False  # no tile left: no extra part
 
     def next_player(self, game: Game) -> int | None:
-        return game.current if _state(game).in_extra else None
+        # Called only when no earlier expansion gives the next part: after the last river tile the
+        # river's normal tile comes first (one turn with it), and the extra part after that.
+        state = _state(game)
+        if not state.extra_next:
+            return None
+        state.extra_next = state.announced = False
+        state.in_extra = True
+        return game.current

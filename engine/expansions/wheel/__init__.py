@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from engine.expansions import Event, Expansion, FigureOption, Move, Step
+from engine.expansions.registry import figure_kind
 from engine.expansions.wheel.tiles import CROWN_SPACES, SECTORS, START
 from engine.language import N_, _, ngettext
 from engine.moves import OFF_TILE, BoardFigure, IllegalMove
@@ -32,6 +33,9 @@ class WheelState:
     pig: int
     crowns: dict[str, list[int | None]]
     plague: list[int] = field(default_factory=list)
+    #: (sector, space) of the crown spaces held by a follower of another kind than the plain one (a big
+    #: follower: it takes one space and scores like a follower); immutable, so older snapshots read ()
+    kinds_on_crowns: tuple[tuple[str, int, str], ...] = ()
 
 
 def _state(game: Game) -> WheelState:
@@ -158,15 +162,28 @@ class CrownSpace(FigureOption):
         return move["type"] == "meeple" and isinstance(at, str) and at.startswith("crown:")
 
     def moves(self, game: Game) -> list[Move]:
-        if game.supply[game.current] == 0:
-            return []
         crowns = _state(game).crowns
-        return [{"type": "meeple", "at": f"crown:{s}"} for s in SECTORS if None in crowns.get(s, [])]
+        free = [s for s in SECTORS if None in crowns.get(s, [])]
+        moves: list[Move] = []
+        if game.supply[game.current] > 0:
+            moves += [{"type": "meeple", "at": f"crown:{s}"} for s in free]
+        for kind in _other_followers(game):  # any follower may take a crown space (a big follower)
+            moves += [{"type": "meeple", "at": f"crown:{s}", "figure": kind} for s in free]
+        return moves
 
     def label(self, game: Game, move: Move) -> str:
         sector = move["at"].split(":", 1)[1]
         spaces = _state(game).crowns.get(sector, [])
         free = sum(1 for p in spaces if p is None)
+        kind = game.figure_kinds.get(move.get("figure", "follower"))
+        if kind is not None and kind.name != "follower":
+            return ngettext(
+                # Not "{figure} on the {sector} crown": a plain follower's option would read as part of it
+                # (/carc place matches an option by words of its label).
+                "{figure} on a crown space of {sector} on the wheel ({n} free space)",
+                "{figure} on a crown space of {sector} on the wheel ({n} free spaces)",
+                free,
+            ).format(figure=_(kind.noun), sector=sector_name(sector), n=free)
         return ngettext(
             "follower on the {sector} crown of the wheel ({n} free space)",
             "follower on the {sector} crown of the wheel ({n} free spaces)",
@@ -178,17 +195,34 @@ class CrownSpace(FigureOption):
         spaces = _state(game).crowns.get(sector)
         if spaces is None:
             raise IllegalMove(_("the wheel has no crown space in {sector!r}").format(sector=sector[:20]))
-        if game.supply[game.current] == 0:
+        figure = move.get("figure", "follower")
+        if figure != "follower" and figure not in _other_followers(game, in_hand=False):
+            raise IllegalMove(
+                _("only a follower may take a crown space, not {figure!r}").format(figure=str(figure)[:40])
+            )
+        if game.in_hand(game.current, figure) == 0:
             raise IllegalMove(_("you have no follower left in your supply"))
         if None not in spaces:
             raise IllegalMove(_("the crown spaces of {sector} are taken").format(sector=sector_name(sector)))
 
     def play(self, game: Game, move: Move, events: list[Event]) -> None:
         sector = move["at"].split(":", 1)[1]
-        spaces = _state(game).crowns[sector]
-        spaces[spaces.index(None)] = game.current
-        game.supply[game.current] -= 1
-        events.append({"type": "meeple_placed", "player": game.players[game.current], "at": move["at"]})
+        state = _state(game)
+        spaces = state.crowns[sector]
+        space = spaces.index(None)
+        spaces[space] = game.current
+        figure = move.get("figure", "follower")
+        game.take_figure(game.current, figure)
+        event: Event = {"type": "meeple_placed", "player": game.players[game.current], "at": move["at"]}
+        if figure != "follower":
+            state.kinds_on_crowns = (*state.kinds_on_crowns, (sector, space, figure))
+            event["figure"] = figure
+        events.append(event)
+
+
+def _other_followers(game: Game, in_hand: bool = True) -> list[str]:
+    """The kinds of follower other than the plain one (a big follower) the player to move has in hand."""
+    return [k.name for k in game._extra_kinds if k.follower and (not in_hand or game.in_hand(game.current, k.name))]
 
 
 def _score_crowns(game: Game, sector: str, events: list[Event]) -> None:
@@ -200,11 +234,17 @@ def _score_crowns(game: Game, sector: str, events: list[Event]) -> None:
         return
     each = 3 if len(spaces) == 1 or len(standing) == 2 else 6
     points: dict[str, int] = {}
-    for player in standing:
+    state = _state(game)
+    kinds = {space: kind for s, space, kind in state.kinds_on_crowns if s == sector}
+    for space, player in enumerate(spaces):
+        if player is None:
+            continue
         game.scores[player] += each
-        game.return_figure((player, -1))  # a crown space is no node: a plain follower goes home
+        game.return_figure((player, -1, kinds.get(space, "follower")))  # a crown space is no node
         points[game.players[player]] = points.get(game.players[player], 0) + each
-    _state(game).crowns[sector] = [None] * len(spaces)
+    state.crowns[sector] = [None] * len(spaces)
+    if kinds:
+        state.kinds_on_crowns = tuple(k for k in state.kinds_on_crowns if k[0] != sector)
     events.append({"type": "scored", "feature": "crown", "sector": sector, "points": points, "final": False})
 
 
@@ -218,6 +258,7 @@ class Wheel(Expansion):
         if not tile.number:
             return name
         return _("{tile} (wheel icon {n})").format(tile=name, n=tile.number)
+
     titles = {"wheel": N_("The Wheel of Fortune")}
     land_tiles = True
     setup_tiles = (START,)
@@ -255,6 +296,11 @@ class Wheel(Expansion):
             gains = ", ".join(f"{n} +{p}" for n, p in points.items()) if points else _("nobody scores")
             return _("{sector}: {gains}.").format(sector=sector_name(event["sector"]), gains=gains)
         if kind == "meeple_placed":  # on a crown space (figure_places)
+            figure = figure_kind(event["figure"]) if "figure" in event else None
+            if figure is not None:
+                return _("{player} put their {figure} on the {sector} crown of the wheel.").format(
+                    player=event["player"], figure=_(figure.noun), sector=sector_name(event["at"].partition(":")[2])
+                )
             return _("{player} put a follower on the {sector} crown of the wheel.").format(
                 player=event["player"], sector=sector_name(event["at"].partition(":")[2])
             )
@@ -324,8 +370,12 @@ class Wheel(Expansion):
                         gained[player] += board.pennants[root] + mine
                 elif sector == "famine" and kind == "field":
                     cities = sum(1 for c in board.cities_of_field(root) if board.open[c] == 0)
+                    # What an expansion adds to the field's final value for a player (a pig: 1 more per
+                    # city) each of their farmers gains here too (RULES.md: the pig at Famine).
+                    plain = game.feature_points(root, True) if cities else 0
                     for player, *_unused in standing:
-                        gained[player] += cities
+                        more = game.feature_value(root, True, player) - plain if plain else 0
+                        gained[player] += cities + more
                 elif sector == "inquisition" and kind == "cloister":
                     for player, *_unused in standing:
                         gained[player] += 2
