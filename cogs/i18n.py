@@ -52,4 +52,8 @@ class CatalogTranslator(app_commands.Translator):
         language = language_of(locale)
         if language == "en":
             return None
+        template = string.extras.get("template")
+        if template is not None:  # a text made from a template: the template translated, then filled in
+            values = {k: v for k, v in string.extras.items() if k != "template"}
+            return translations(language, "commands").gettext(template).format(**values)  # type: ignore[no-any-return]
         return translations(language, "commands").gettext(string.message)

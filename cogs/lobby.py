@@ -30,12 +30,19 @@ from engine.ai import LEVELS
 from engine.catalog import SET_TILES
 from engine.expansions import SeatPick
 from engine.expansions.registry import lobby_options
+from engine.game import known_sets
 from engine.language import N_, _, sentence
 from locales import LANGUAGES
 from service import Caller, LobbyOptions, ServiceError
 from service.timecontrol import PER_TURN, PRESETS, BadTimeControl, canonical, parse
 from storage import GameRow
 
+# /carc new's sets option lists the sets the game knows (the sets table, and any registered
+# expansion's); the translator words the template in each language with the same list.
+SETS_TEMPLATE = "Sets, comma-separated: {sets}"
+SETS_HELP = app_commands.locale_str(
+    SETS_TEMPLATE.format(sets=", ".join(known_sets())), template=SETS_TEMPLATE, sets=", ".join(known_sets())
+)
 log = logging.getLogger(__name__)
 
 
@@ -429,7 +436,7 @@ class Lobby(PhaseCog):
 
     @carc.command(name="new", description="Open a lobby for a new game")
     @app_commands.describe(
-        sets="Sets, comma-separated: base, river1, river2, castles, ferries, wheel, toll",
+        sets=SETS_HELP,
         players="Most players (2-6)",
         turn_hours="Hours per turn (0 = no limit)",
         timeout="What happens when a turn runs out",

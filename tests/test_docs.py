@@ -19,7 +19,8 @@ from engine.tiles import parse_tile
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-TABLE_SETS = ("base", "river1", "river2", "ferries", "toll", "inns", "traders")  # one-cell tiles: their rows as they are
+# one-cell tiles: their rows as they are
+TABLE_SETS = ("base", "river1", "river2", "ferries", "toll", "inns", "traders")
 BEGIN, END = "<!-- tables: python -m tests.test_docs -->", "<!-- end of tables -->"
 
 
