@@ -36,7 +36,7 @@ TABLES = [
         ("id",),
         ("id", "guild_id", "channel_id", "thread_id", "lobby_message", "status", "creator_id", "options", "setup",
          "version", "turn_started_at", "reminded", "result", "created_at", "updated_at", "league_id", "revision",
-         "clocks"),
+         "clocks", "due_at"),
         identity=True,
     ),  # fmt: skip
     # The join order is the source's row order: the target numbers the rows as they come.

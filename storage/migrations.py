@@ -303,6 +303,8 @@ MIGRATIONS.append((13, """
 # automatic move, a turn played), written in the transaction that changes the game, posted by a
 # front end and then marked posted. A row a dead process left unposted is claimed (holder, until)
 # by the next process's tick and posted once (service/clock.py, Store.claim_notices).
+# games.due_at: when the deadline clock must next look at an active game (NULL: changed since it
+# last looked), so a tick reads only the games due (Store.turn_clocks) through an index.
 MIGRATIONS.append((14, """
         CREATE TABLE outbox (
             id          INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -318,6 +320,8 @@ MIGRATIONS.append((14, """
         );
         CREATE INDEX outbox_pending ON outbox (id) WHERE posted_at IS NULL;
         CREATE INDEX outbox_posted ON outbox (posted_at);
+        ALTER TABLE games ADD COLUMN due_at TEXT;
+        CREATE INDEX games_due ON games (due_at) WHERE status = 'active';
 """))
 
 # PostgreSQL's schema: the same tables, columns and append-only rules as SQLite's at the same
@@ -556,4 +560,6 @@ POSTGRES_MIGRATIONS.append((14, """
         );
         CREATE INDEX outbox_pending ON outbox (id) WHERE posted_at IS NULL;
         CREATE INDEX outbox_posted ON outbox (posted_at);
+        ALTER TABLE games ADD COLUMN due_at TEXT;
+        CREATE INDEX games_due ON games (due_at) WHERE status = 'active';
 """))

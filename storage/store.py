@@ -40,6 +40,9 @@ GAME_STATUSES = ("lobby", "active", "finished", "aborted")
 SEAT_STATUSES = ("playing", "resigned", "forfeited", "kicked")
 
 
+NEVER = "9999-12-31T23:59:59+00:00"  # the due time of a clock that never runs out (no limit)
+
+
 def iso(t: datetime) -> str:
     return t.astimezone(UTC).isoformat(timespec="seconds")
 
@@ -66,7 +69,7 @@ _SAVE_PLAYER = (
 
 # Every change to a game's row or seats counts one more revision: what a process sharing the
 # database reads to tell whether its cached game is still current (GameLog.load).
-_BUMP = "UPDATE games SET revision = revision + 1 WHERE id = ?"
+_BUMP = "UPDATE games SET revision = revision + 1, due_at = NULL WHERE id = ?"
 
 
 def move_text(move: dict[str, Any]) -> str:
@@ -281,13 +284,32 @@ class Store:
         rows = await self._read(sql + " ORDER BY g.id", tuple(args))
         return [r[0] for r in rows]
 
-    async def turn_clocks(self) -> list[tuple[int, str | None, str, int, str | None]]:
-        """(id, turn start, options JSON, reminded, banks JSON) of every active game, as stored
-        (unparsed): what the deadline clock needs to tell which games are due, in one read."""
-        rows = await self._read(
-            "SELECT id, turn_started_at, options, reminded, clocks FROM games WHERE status = 'active' ORDER BY id"
-        )
-        return [(r[0], r[1], r[2], r[3], r[4]) for r in rows]
+    async def turn_clocks(self, now: datetime | None = None) -> list[tuple[Any, ...]]:
+        """(id, turn start, options JSON, reminded, banks JSON, revision) of the active games, as
+        stored (unparsed): what the deadline clock needs to tell which games are due, in one read.
+        With ``now``, only those whose next look is due (``due_at``, through its index): the ones
+        changed since the clock last looked (every change to a game's row clears it) and those
+        whose reminder or deadline has come."""
+        columns = "SELECT id, turn_started_at, options, reminded, clocks, revision FROM games WHERE status = 'active'"
+        if now is None:
+            rows = await self._read(columns + " ORDER BY id")
+        else:
+            rows = await self._read(
+                f"{columns} AND due_at IS NULL UNION ALL {columns} AND due_at <= ?", (iso(now),)
+            )
+        return [(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows]
+
+    async def set_due(self, dues: list[tuple[int, int, datetime | None]]) -> None:
+        """Note when each game's clock is next due, (id, revision read, when; None: never), unless
+        the game changed since that read (its revision moved on, and its due time was cleared)."""
+        if not dues:
+            return
+        rows = [(iso(when) if when is not None else NEVER, game_id, revision) for game_id, revision, when in dues]
+        await self._write(lambda tx: tx.executemany(
+            "UPDATE games SET due_at = ? WHERE id = ? AND revision = ? AND due_at IS NULL", rows))  # fmt: skip
+
+    async def active_count(self) -> int:
+        return int((await self._read("SELECT count(*) FROM games WHERE status = 'active'"))[0][0])
 
     async def automatic_game_ids(self) -> list[int]:
         """Active games with a seat nobody clicks for (a computer, or a player who left): the games
@@ -336,7 +358,7 @@ class Store:
             options = json.loads((await self._lobby(tx, game_id))["options"])
             change(options)
             await tx.execute(
-                "UPDATE games SET options = ?, updated_at = ?, revision = revision + 1 WHERE id = ?",
+                "UPDATE games SET options = ?, updated_at = ?, revision = revision + 1, due_at = NULL WHERE id = ?",
                 (json.dumps(options), iso(now), game_id),
             )
             return options  # type: ignore[no-any-return]
@@ -425,8 +447,8 @@ class Store:
         async def body(tx: Tx) -> bool:
             await tx.lock("games", game_id)
             ended = await tx.execute(
-                "UPDATE games SET status = 'finished', result = ?, updated_at = ?, revision = revision + 1"
-                " WHERE id = ? AND status = 'active' AND version = ?",
+                "UPDATE games SET status = 'finished', result = ?, updated_at = ?, revision = revision + 1,"
+                " due_at = NULL WHERE id = ? AND status = 'active' AND version = ?",
                 (json.dumps(result), iso(now), game_id, version),
             )
             if ended != 1:
@@ -455,7 +477,7 @@ class Store:
         async def body(tx: Tx) -> None:
             changed = await tx.execute(
                 "UPDATE games SET status = 'active', setup = ?, version = 0, turn_started_at = ?, updated_at = ?,"
-                " revision = revision + 1, clocks = ?"
+                " revision = revision + 1, due_at = NULL, clocks = ?"
                 " WHERE id = ? AND status = 'lobby'",
                 (json.dumps(setup), iso(now), iso(now), None if clocks is None else json.dumps(clocks), game_id),
             )
@@ -471,7 +493,7 @@ class Store:
     async def finish(self, game_id: int, status: str, result: dict[str, Any] | None, now: datetime) -> None:
         async def body(tx: Tx) -> None:
             changed = await tx.execute(
-                "UPDATE games SET status = ?, result = ?, updated_at = ?, revision = revision + 1"
+                "UPDATE games SET status = ?, result = ?, updated_at = ?, revision = revision + 1, due_at = NULL"
                 " WHERE id = ? AND status IN ('lobby', 'active')",
                 (status, json.dumps(result) if result is not None else None, iso(now), game_id),
             )
@@ -507,7 +529,7 @@ class Store:
         row lock on PostgreSQL).
         """
         version = expected_version + len(entries)
-        sql = "UPDATE games SET version = ?, updated_at = ?, revision = revision + 1"
+        sql = "UPDATE games SET version = ?, updated_at = ?, revision = revision + 1, due_at = NULL"
         args: list[Any] = [version, iso(now)]
         if new_turn:
             sql += ", turn_started_at = ?, reminded = 0"
@@ -689,7 +711,8 @@ class Store:
 
         async def body(tx: Tx) -> bool:
             changed = await tx.execute(
-                "UPDATE games SET reminded = ?, revision = revision + 1 WHERE id = ? AND version = ? AND reminded < ?",
+                "UPDATE games SET reminded = ?, revision = revision + 1, due_at = NULL"
+                " WHERE id = ? AND version = ? AND reminded < ?",
                 (stage, game_id, version, stage),
             )
             if changed == 1:
@@ -804,7 +827,7 @@ class Store:
 
         async def body(tx: Tx) -> bool:
             changed = await tx.execute(
-                "UPDATE games SET turn_started_at = ?, reminded = 0, revision = revision + 1"
+                "UPDATE games SET turn_started_at = ?, reminded = 0, revision = revision + 1, due_at = NULL"
                 " WHERE id = ? AND version = ? AND status = 'active'",
                 (iso(at), game_id, version),
             )
@@ -852,7 +875,7 @@ class Store:
                             result[key][new] = result[key].pop(old)
                     result["forfeited"] = [new if p == old else p for p in result.get("forfeited", [])]
                 await tx.execute(
-                    "UPDATE games SET setup = ?, result = ?, revision = revision + 1 WHERE id = ?",
+                    "UPDATE games SET setup = ?, result = ?, revision = revision + 1, due_at = NULL WHERE id = ?",
                     (json.dumps(setup) if setup is not None else None, json.dumps(result) if result else None,
                      game_id),
                 )  # fmt: skip

@@ -527,3 +527,22 @@ async def test_a_forged_snapshot_with_recomputed_digests_is_not_served(env, monk
                                       forge(games_module.SEAL_KEY), replace=True)  # fmt: skip
     served = GameService(service.store, clock)
     assert (await served.turn(SYSTEM, gid)).scores == {p: s + 100 for p, s in expected.scores.items()}
+
+
+async def test_a_steady_tick_reads_only_the_games_whose_time_has_come(env):
+    """After a tick has looked at every game, the next reads only the clocks of games changed
+    since (a move clears its due time) or whose reminder or deadline has come (games.due_at)."""
+    service, clock, _ = env
+    ids = [(await two_humans(service, turn_limit=3600, seed=s))[0] for s in range(4)]
+    await service.tick()
+    assert await service.store.turn_clocks(clock.now) == []  # nothing due for 45 minutes
+    clock.now += timedelta(minutes=10)
+    view = await service.turn(SYSTEM, ids[0])
+    await play_turn(service, view)  # its next turn begins 10 minutes after the others
+    assert [c[0] for c in await service.store.turn_clocks(clock.now)] == [ids[0]]  # changed: looked at
+    await service.tick()
+    assert await service.store.turn_clocks(clock.now) == []
+    clock.now += timedelta(minutes=36)  # the reminders of the three others are due
+    assert sorted(c[0] for c in await service.store.turn_clocks(clock.now)) == ids[1:]
+    assert sorted(n.game_id for n in await service.tick() if n.kind == "reminder") == ids[1:]
+    assert len(await service.store.turn_clocks()) == 4  # all of them, without a time
