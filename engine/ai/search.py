@@ -1,0 +1,203 @@
+"""``hard``: information-set Monte-Carlo search over the decision's move sequences.
+
+The decision's options are its complete move sequences (a tile and its figure, a castle and its
+figure, a ferry step, a plague answer...), listed on one determinization of the bag (``Bag``: the
+real order is never read); each gets a prior, what the position holds at the end of the turn
+after it (``standing``). A draw ends its sequence, since what follows depends on the tile: its
+prior is the mean, over a few sampled bags, of the turn then played as the play-out policy
+plays it, so drawing is weighed against a castle at the same moment of the turn.
+
+Each iteration deals a fresh determinization, picks a sequence by UCB1 among the best-ranked
+ones, plays it, then plays on with the policy until ``DEPTH`` turns after the decision's own
+turn (the same horizon for every sequence: a castle line gets no extra turn over a draw), and
+the position is judged by ``standing`` (the final margin if the game ends). Progressive widening
+lets a new sequence in as the visits grow (``WIDEN_BASE + WIDEN_RATE * sqrt(visits)``), so every
+option is reachable given time and none is cut from the list; more time buys more
+determinizations, more sequences tried and tighter means. The most visited sequence is played.
+``seconds`` bounds the thinking (anytime); a fixed ``playouts`` makes the choice a pure function
+of the position and the seed.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+from engine.ai.evaluation import margin, standing
+from engine.ai.players import PLACEMENTS, Bag, candidates, clone, figure_step_after
+from engine.game import Game
+
+Move = dict[str, Any]
+
+DEPTH = 2  # turns played out after the decision's own turn before the position is judged
+DRAW_SAMPLES = 4  # sampled bags behind a draw's prior
+POLICY_WIDTH = 3  # placements whose figure choices the play-out policy weighs (best by the tile alone)
+WIDEN_BASE = 4
+WIDEN_RATE = 1.5
+EXPLORATION = 1.0  # UCB1's constant, in standard deviations of the play-out values
+
+
+def decided(game: Game, actor: int, turn: int) -> bool:
+    return game.finished or game.turn != turn or game.actor != actor
+
+
+def policy_move(world: Game) -> Move:
+    """The play-out policy, a quicker ``normal``: the placements ranked by what the position holds
+    after the tile, the best ``POLICY_WIDTH`` of them weighed with their best figure choice;
+    any other step, its move with the best standing."""
+    actor = world.actor
+    ranked: list[tuple[float, int, Move, Game]] = []
+    for n, move in enumerate(candidates(world)):
+        after = clone(world)
+        after.apply(move)
+        ranked.append((standing(after, actor), n, move, after))
+    if len(ranked) == 1:
+        return ranked[0][2]
+    ranked.sort(key=lambda r: (-r[0], r[1]))
+    if ranked[0][2]["type"] not in PLACEMENTS:
+        return ranked[0][2]
+    best, best_move = float("-inf"), ranked[0][2]
+    for value, _n, move, after in ranked[:POLICY_WIDTH]:
+        if figure_step_after(world, after):
+            for figure in after.legal_moves():
+                end = clone(after)
+                end.apply(figure)
+                value = max(value, standing(end, actor))
+        if value > best:
+            best, best_move = value, move
+    return best_move
+
+
+def finish_turn(world: Game, actor: int, turn: int) -> None:
+    """Play the rest of ``actor``'s decision with the policy."""
+    while not decided(world, actor, turn):
+        world.apply(policy_move(world))
+
+
+class Search:
+    def __init__(self, seed: int, seconds: float | None, playouts: int | None) -> None:
+        self.rng = random.Random(seed)
+        self.seconds, self.playouts = seconds, playouts
+        self._plan: tuple[tuple[int, int, int], list[Move]] | None = None
+        self.last_playouts = 0  # how many the last decision ran (benchmarks report playouts/s)
+        self.last_value = 0.0  # what the chosen sequence was judged worth (see hint)
+        self.last_options = 0  # how many sequences the last decision listed
+
+    def choose(self, game: Game) -> Move:
+        key = (game.turn, game.actor, len(game.moves))
+        if self._plan is not None and self._plan[0] == key and self._plan[1]:
+            move = self._plan[1][0]
+            if move in game.legal_moves() or (move["type"] == "tile" and game.step == "tile"):
+                rest = self._plan[1][1:]
+                self._plan = ((game.turn, game.actor, len(game.moves) + 1), rest) if rest else None
+                return move
+        plan = self.think(game)
+        rest = plan[1:]
+        self._plan = ((game.turn, game.actor, len(game.moves) + 1), rest) if rest else None
+        return plan[0]
+
+    # ------------------------------------------------------------------ the options
+    def sequences(self, view: Game) -> list[tuple[float, list[Move]]]:
+        """The decision's complete move sequences, each with its prior. Every first and second
+        move is listed (a tile with each figure choice); a decision longer than two moves (a lake
+        tile's ferry steps) is finished from there by the policy."""
+        me, turn = view.actor, view.turn
+        out: list[tuple[float, list[Move]]] = []
+        for move in candidates(view):
+            after = clone(view)
+            after.apply(move)
+            if move["type"] == "draw":
+                out.append((self._draw_prior(view, move), [move]))
+                continue
+            if decided(after, me, turn):
+                out.append((standing(after, me), [move]))
+                continue
+            for second in candidates(after):
+                end = clone(after)
+                end.apply(second)
+                done = [move, second]
+                while not decided(end, me, turn):
+                    follow = policy_move(end)
+                    end.apply(follow)
+                    done.append(follow)
+                out.append((standing(end, me), done))
+        return out
+
+    def _draw_prior(self, view: Game, draw: Move) -> float:
+        me, turn = view.actor, view.turn
+        bag = Bag(view)
+        total = 0.0
+        for _ in range(DRAW_SAMPLES):
+            world = bag.deal(view, self.rng)
+            world.apply(draw)
+            finish_turn(world, me, turn)
+            total += standing(world, me)
+        return total / DRAW_SAMPLES
+
+    # ------------------------------------------------------------------ the search
+    def think(self, game: Game) -> list[Move]:
+        me, turn = game.actor, game.turn
+        bag = Bag(game)
+        ranked = self.sequences(bag.deal(game, self.rng))
+        ranked.sort(key=lambda vs: -vs[0])  # (stable: ties keep the engine's order)
+        self.last_options = len(ranked)
+        if len(ranked) == 1:
+            self.last_value = ranked[0][0]
+            self.last_playouts = 0
+            return ranked[0][1]
+        n = len(ranked)
+        visits = [0] * n
+        totals = [0.0] * n
+        squares = 0.0  # (of every play-out value: the spread scales the exploration)
+        done = 0
+        deadline = time.perf_counter() + (self.seconds if self.seconds is not None else 1.0)
+        horizon = turn + 1 + DEPTH
+        while True:
+            if self.playouts is not None:
+                if done >= self.playouts:
+                    break
+            elif time.perf_counter() >= deadline:
+                break
+            width = min(n, WIDEN_BASE + int(WIDEN_RATE * math.sqrt(done)))
+            index = self._select(visits, totals, width, done, squares)
+            world = bag.deal(game, self.rng)
+            try:
+                for move in ranked[index][1]:
+                    world.apply(move)
+            except Exception:  # a sequence that a sampled draw makes impossible: not this world
+                visits[index] += 1  # (counted, so that it is not chosen for ever; worth its prior)
+                totals[index] += ranked[index][0]
+                done += 1
+                continue
+            value = self._playout(world, me, horizon)
+            visits[index] += 1
+            totals[index] += value
+            squares += value * value
+            done += 1
+        self.last_playouts = done
+        best = max(range(n), key=lambda i: (visits[i], totals[i] / visits[i] if visits[i] else ranked[i][0], -i))
+        self.last_value = totals[best] / visits[best] if visits[best] else ranked[best][0]
+        return ranked[best][1]
+
+    @staticmethod
+    def _select(visits: list[int], totals: list[float], width: int, done: int, squares: float) -> int:
+        for i in range(width):
+            if not visits[i]:
+                return i
+        mean_all = sum(totals[:width]) / max(1, sum(visits[:width]))
+        spread = math.sqrt(max(4.0, squares / max(1, done) - mean_all * mean_all))
+        log_n = math.log(done)
+        c = EXPLORATION * spread
+        return max(range(width), key=lambda i: totals[i] / visits[i] + c * math.sqrt(log_n / visits[i]))
+
+    @staticmethod
+    def _playout(world: Game, me: int, horizon: int) -> float:
+        """Play on with the policy until the turn ``horizon`` starts, then judge the position by
+        what it holds; the final margin if the game ends first."""
+        while not world.finished:
+            if world.turn >= horizon:
+                return standing(world, me)
+            world.apply(policy_move(world))
+        return margin(world, me)
