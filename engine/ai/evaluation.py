@@ -9,6 +9,7 @@ the computers without code here. Figures on the board are counted through the en
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import Any
 
 from engine.expansions import overridden
@@ -39,9 +40,14 @@ def feature_value(game: Game, root: int, final: bool) -> int:
     """What the feature ``root`` scores for each of its majority players, were it scored now:
     the engine's points plus every expansion's bonus (as ``Game.score_feature`` adds them).
     The one place the computer players value a feature."""
+    return _feature_value(game, root, final, _hooks(game, "bonus"))
+
+
+def _feature_value(game: Game, root: int, final: bool, bonus: list[Any]) -> int:
+    """``feature_value`` with the bonus hooks looked up already (for the loop over every feature)."""
     points = game.feature_points(root, final)
     if points:
-        for hook in _hooks(game, "bonus"):
+        for hook in bonus:
             points += hook(game, root, final)
     return points
 
@@ -79,15 +85,16 @@ def holdings(game: Game) -> list[float]:
     points, and the followers they still have in hand."""
     board = game.board
     out = [float(s) for s in game.scores]
-    parent, kinds = board.parent, board.kind
-    for root, standing in enumerate(board.followers):
-        if not standing or parent[root] != root:
+    parent, kinds, followers = board.parent, board.kind, board.followers
+    bonus = _hooks(game, "bonus")
+    for root in compress(range(len(followers)), followers):  # (the nodes with followers, quickly)
+        if parent[root] != root:
             continue
         kind = kinds[root]
         share = CITY_SHARE if kind == "city" else FIELD_SHARE if kind == "field" else OTHER_SHARE
-        points = feature_value(game, root, True) * share
+        points = _feature_value(game, root, True, bonus) * share
         if points:
-            for p in majority(standing):
+            for p in majority(followers[root]):  # type: ignore[arg-type]
                 out[p] += points
     if _hooks(game, "final_scoring"):
         for p, extra in enumerate(end_bonus(game)):

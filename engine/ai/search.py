@@ -13,7 +13,8 @@ turn (the same horizon for every sequence: a castle line gets no extra turn over
 the position is judged by ``standing`` (the final margin if the game ends). Progressive widening
 lets a new sequence in as the visits grow (``WIDEN_BASE + WIDEN_RATE * sqrt(visits)``), so every
 option is reachable given time and none is cut from the list; more time buys more
-determinizations, more sequences tried and tighter means. The most visited sequence is played.
+determinizations, more sequences tried and tighter means. Each sequence's prior counts as a
+few play-outs (``PRIOR_WEIGHT``), so little time gives ``normal``'s choice; the best mean is played.
 ``seconds`` bounds the thinking (anytime); a fixed ``playouts`` makes the choice a pure function
 of the position and the seed.
 """
@@ -28,6 +29,7 @@ from typing import Any
 from engine.ai.evaluation import margin, standing
 from engine.ai.players import PLACEMENTS, Bag, candidates, clone, figure_step_after
 from engine.game import Game
+from engine.moves import IllegalMove
 
 Move = dict[str, Any]
 
@@ -37,16 +39,18 @@ POLICY_WIDTH = 3  # placements whose figure choices the play-out policy weighs (
 WIDEN_BASE = 4
 WIDEN_RATE = 1.5
 EXPLORATION = 1.0  # UCB1's constant, in standard deviations of the play-out values
+PRIOR_WEIGHT = 3.0  # play-outs a sequence's prior counts for
 
 
 def decided(game: Game, actor: int, turn: int) -> bool:
     return game.finished or game.turn != turn or game.actor != actor
 
 
-def policy_move(world: Game) -> Move:
+def policy_step(world: Game) -> tuple[Game, list[Move]]:
     """The play-out policy, a quicker ``normal``: the placements ranked by what the position holds
     after the tile, the best ``POLICY_WIDTH`` of them weighed with their best figure choice;
-    any other step, its move with the best standing."""
+    any other step, its move with the best standing. Returns the position after its move (a
+    placement with its figure: two moves) and the moves; ``world`` itself is not changed."""
     actor = world.actor
     ranked: list[tuple[float, int, Move, Game]] = []
     for n, move in enumerate(candidates(world)):
@@ -54,26 +58,32 @@ def policy_move(world: Game) -> Move:
         after.apply(move)
         ranked.append((standing(after, actor), n, move, after))
     if len(ranked) == 1:
-        return ranked[0][2]
+        return ranked[0][3], [ranked[0][2]]
     ranked.sort(key=lambda r: (-r[0], r[1]))
     if ranked[0][2]["type"] not in PLACEMENTS:
-        return ranked[0][2]
-    best, best_move = float("-inf"), ranked[0][2]
+        return ranked[0][3], [ranked[0][2]]
+    best, best_state, best_moves = float("-inf"), ranked[0][3], [ranked[0][2]]
     for value, _n, move, after in ranked[:POLICY_WIDTH]:
-        if figure_step_after(world, after):
-            for figure in after.legal_moves():
-                end = clone(after)
-                end.apply(figure)
-                value = max(value, standing(end, actor))
-        if value > best:
-            best, best_move = value, move
-    return best_move
+        if not figure_step_after(world, after):
+            if value > best:
+                best, best_state, best_moves = value, after, [move]
+            continue
+        for figure in after.legal_moves():
+            end = clone(after)
+            end.apply(figure)
+            value = standing(end, actor)
+            if value > best:
+                best, best_state, best_moves = value, end, [move, figure]
+    return best_state, best_moves
 
 
-def finish_turn(world: Game, actor: int, turn: int) -> None:
-    """Play the rest of ``actor``'s decision with the policy."""
+def finish_turn(world: Game, actor: int, turn: int) -> tuple[Game, list[Move]]:
+    """The rest of ``actor``'s decision played by the policy: the position after it, and the moves."""
+    moves: list[Move] = []
     while not decided(world, actor, turn):
-        world.apply(policy_move(world))
+        world, played = policy_step(world)
+        moves += played
+    return world, moves
 
 
 class Search:
@@ -117,12 +127,8 @@ class Search:
             for second in candidates(after):
                 end = clone(after)
                 end.apply(second)
-                done = [move, second]
-                while not decided(end, me, turn):
-                    follow = policy_move(end)
-                    end.apply(follow)
-                    done.append(follow)
-                out.append((standing(end, me), done))
+                end, rest = finish_turn(end, me, turn)
+                out.append((standing(end, me), [move, second, *rest]))
         return out
 
     def _draw_prior(self, view: Game, draw: Move) -> float:
@@ -132,13 +138,15 @@ class Search:
         for _ in range(DRAW_SAMPLES):
             world = bag.deal(view, self.rng)
             world.apply(draw)
-            finish_turn(world, me, turn)
+            world, _moves = finish_turn(world, me, turn)
             total += standing(world, me)
         return total / DRAW_SAMPLES
 
     # ------------------------------------------------------------------ the search
     def think(self, game: Game) -> list[Move]:
         me, turn = game.actor, game.turn
+        # (listing the options counts in the budget: a decision costs about ``seconds`` in all)
+        deadline = time.perf_counter() + (self.seconds if self.seconds is not None else 1.0)
         bag = Bag(game)
         ranked = self.sequences(bag.deal(game, self.rng))
         ranked.sort(key=lambda vs: -vs[0])  # (stable: ties keep the engine's order)
@@ -148,12 +156,13 @@ class Search:
             self.last_playouts = 0
             return ranked[0][1]
         n = len(ranked)
+        priors = [v for v, _seq in ranked]
         visits = [0] * n
         totals = [0.0] * n
         squares = 0.0  # (of every play-out value: the spread scales the exploration)
         done = 0
-        deadline = time.perf_counter() + (self.seconds if self.seconds is not None else 1.0)
         horizon = turn + 1 + DEPTH
+        width = min(n, WIDEN_BASE)
         while True:
             if self.playouts is not None:
                 if done >= self.playouts:
@@ -161,36 +170,45 @@ class Search:
             elif time.perf_counter() >= deadline:
                 break
             width = min(n, WIDEN_BASE + int(WIDEN_RATE * math.sqrt(done)))
-            index = self._select(visits, totals, width, done, squares)
+            means = self._means(priors, visits, totals, width)
+            index = self._select(means, visits, width, done, squares)
             world = bag.deal(game, self.rng)
             try:
                 for move in ranked[index][1]:
                     world.apply(move)
-            except Exception:  # a sequence that a sampled draw makes impossible: not this world
-                visits[index] += 1  # (counted, so that it is not chosen for ever; worth its prior)
-                totals[index] += ranked[index][0]
-                done += 1
-                continue
-            value = self._playout(world, me, horizon)
+                value = self._playout(world, me, horizon)
+            except IllegalMove:  # a sequence that a sampled bag makes impossible: worth its mean here
+                value = means[index]
             visits[index] += 1
             totals[index] += value
             squares += value * value
             done += 1
         self.last_playouts = done
-        best = max(range(n), key=lambda i: (visits[i], totals[i] / visits[i] if visits[i] else ranked[i][0], -i))
-        self.last_value = totals[best] / visits[best] if visits[best] else ranked[best][0]
+        means = self._means(priors, visits, totals, width)
+        best = max(range(width), key=lambda i: (means[i], visits[i], -i))
+        self.last_value = means[best]
         return ranked[best][1]
 
     @staticmethod
-    def _select(visits: list[int], totals: list[float], width: int, done: int, squares: float) -> int:
-        for i in range(width):
-            if not visits[i]:
-                return i
-        mean_all = sum(totals[:width]) / max(1, sum(visits[:width]))
-        spread = math.sqrt(max(4.0, squares / max(1, done) - mean_all * mean_all))
-        log_n = math.log(done)
+    def _means(priors: list[float], visits: list[int], totals: list[float], width: int) -> list[float]:
+        """Each sequence's value so far: its play-outs' mean, with its prior counted as
+        ``PRIOR_WEIGHT`` play-outs. The prior (the standing at the end of the turn) is shifted
+        by how much the play-outs (``DEPTH`` turns later) gain on the priors on average, so that
+        a sequence is not favoured for having been played out more."""
+        played = sum(visits[:width])
+        offset = (sum(totals[:width]) - sum(visits[i] * priors[i] for i in range(width))) / played if played else 0.0
+        return [(PRIOR_WEIGHT * (priors[i] + offset) + totals[i]) / (PRIOR_WEIGHT + visits[i]) for i in range(width)]
+
+    @staticmethod
+    def _select(means: list[float], visits: list[int], width: int, done: int, squares: float) -> int:
+        """UCB1 among the first ``width`` sequences (their means already hold their priors)."""
+        if not done:
+            return 0
+        mean_all = sum(means) / width
+        spread = math.sqrt(max(4.0, squares / done - mean_all * mean_all))
         c = EXPLORATION * spread
-        return max(range(width), key=lambda i: totals[i] / visits[i] + c * math.sqrt(log_n / visits[i]))
+        log_n = math.log(done + 1)
+        return max(range(width), key=lambda i: means[i] + c * math.sqrt(log_n / (visits[i] + 1)))
 
     @staticmethod
     def _playout(world: Game, me: int, horizon: int) -> float:
@@ -199,5 +217,5 @@ class Search:
         while not world.finished:
             if world.turn >= horizon:
                 return standing(world, me)
-            world.apply(policy_move(world))
+            world, _moves = policy_step(world)
         return margin(world, me)
