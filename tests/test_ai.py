@@ -191,7 +191,7 @@ def test_the_evaluation_sees_the_expansions_scoring():
 
 def test_the_search_lists_every_option_of_a_crowded_decision():
     """No silent cut: every (placement, next answer) pair of a decision is among hard's options."""
-    from engine.ai.search import Search
+    from engine.ai.search import Options
 
     game = Game(["Ann", "Bob"], FAMILIES["wheel+castles+ferries+toll"], seed=4)
     players = [RandomPlayer(1), RandomPlayer(2)]
@@ -208,6 +208,6 @@ def test_the_search_lists_every_option_of_a_crowded_decision():
 
     while not (game.step == "tile" and len(game.legal_placements()) > 20 and pairs() > 300):
         game.apply(players[game.actor].choose(game))
-    search = Search(3, None, 1)
-    search.think(game)
-    assert search.last_options == pairs() > 300  # (the old search stopped listing at 300)
+    options = Options(determinized(game, random.Random(3)), random.Random(4)).every()
+    assert len(options) == pairs() > 300  # (the old search stopped listing at 300)
+    assert len({repr(moves[:2]) for _prior, moves in options}) == len(options)  # each pair once

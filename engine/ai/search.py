@@ -2,10 +2,11 @@
 
 The decision's options are its complete move sequences (a tile and its figure, a castle and its
 figure, a ferry step, a plague answer...), listed on one determinization of the bag (``Bag``: the
-real order is never read); each gets a prior, what the position holds at the end of the turn
-after it (``standing``). A draw ends its sequence, since what follows depends on the tile: its
-prior is the mean, over a few sampled bags, of the turn then played as the play-out policy
-plays it, so drawing is weighed against a castle at the same moment of the turn.
+real order is never read) as the search widens (``Options``); each gets a prior, what the position
+holds at the end of the turn after it (``standing``). A draw ends its sequence, since what follows
+depends on the tile: its prior is the mean, over a few sampled bags, of the turn then played as
+the play-out policy plays it, so drawing is weighed against a castle at the same moment of the
+turn.
 
 Each iteration deals a fresh determinization, picks a sequence by UCB1 among the best-ranked
 ones, plays it, then plays on with the policy until ``DEPTH`` turns after the decision's own
@@ -21,6 +22,7 @@ of the position and the seed.
 
 from __future__ import annotations
 
+import heapq
 import math
 import random
 import time
@@ -35,25 +37,31 @@ Move = dict[str, Any]
 
 DEPTH = 2  # turns played out after the decision's own turn before the position is judged
 DRAW_SAMPLES = 4  # sampled bags behind a draw's prior
-POLICY_WIDTH = 3  # placements whose figure choices the play-out policy weighs (best by the tile alone)
+POLICY_WIDTH = 2  # placements whose figure choices the play-out policy weighs (best by the tile alone)
+POLICY_SAMPLE = 10  # moves the play-out policy tries at most (drawn at random), past the decision's own turn
 WIDEN_BASE = 4
 WIDEN_RATE = 1.5
 EXPLORATION = 1.0  # UCB1's constant, in standard deviations of the play-out values
 PRIOR_WEIGHT = 3.0  # play-outs a sequence's prior counts for
+ALLOWANCE = 0.0  # what a figure is taken to add to a placement until its figure choices are listed
 
 
 def decided(game: Game, actor: int, turn: int) -> bool:
     return game.finished or game.turn != turn or game.actor != actor
 
 
-def policy_step(world: Game) -> tuple[Game, list[Move]]:
+def policy_step(world: Game, rng: random.Random | None = None) -> tuple[Game, list[Move]]:
     """The play-out policy, a quicker ``normal``: the placements ranked by what the position holds
-    after the tile, the best ``POLICY_WIDTH`` of them weighed with their best figure choice;
-    any other step, its move with the best standing. Returns the position after its move (a
-    placement with its figure: two moves) and the moves; ``world`` itself is not changed."""
+    after the tile (``POLICY_SAMPLE`` of them drawn with ``rng`` when there are more), the best
+    ``POLICY_WIDTH`` of them weighed with their best figure choice; any other step, its move with
+    the best standing. Returns the position after its move (a placement with its figure: two
+    moves) and the moves; ``world`` itself is not changed."""
     actor = world.actor
     ranked: list[tuple[float, int, Move, Game]] = []
-    for n, move in enumerate(candidates(world)):
+    moves = candidates(world)
+    if rng is not None and len(moves) > POLICY_SAMPLE:
+        moves = rng.sample(moves, POLICY_SAMPLE)
+    for n, move in enumerate(moves):
         after = clone(world)
         after.apply(move)
         ranked.append((standing(after, actor), n, move, after))
@@ -86,6 +94,76 @@ def finish_turn(world: Game, actor: int, turn: int) -> tuple[Game, list[Move]]:
     return world, moves
 
 
+class Options:
+    """A decision's options, listed as the search widens. Each first move is tried once on the
+    determinization ``view``: one that ends the decision is an option at once, with its prior
+    (what the position holds at the end of the turn; a draw's is sampled, see ``draw_prior``); one
+    that the decision goes on from (a tile, then its figure) waits with the standing after it plus
+    ``ALLOWANCE`` until the widening reaches it, and is then expanded into its complete sequences
+    (each second move, the rest finished by the policy), each with its prior. ``admit(n)`` lets
+    options in, best prior first, until ``n`` are in (``admitted``, in order) or none is left, so
+    every option is listed once the search has widened that far and the cost of listing grows
+    with the time spent rather than with the decision's size."""
+
+    def __init__(self, view: Game, rng: random.Random) -> None:
+        self.view, self.rng = view, rng
+        self.me, self.turn = view.actor, view.turn
+        self.admitted: list[tuple[float, list[Move]]] = []
+        self.listed = 0  # complete sequences listed so far
+        self._waiting: list[tuple[float, int, list[Move], Game | None]] = []  # (-prior, order, moves, to expand)
+        self._order = 0
+        for move in candidates(view):
+            after = clone(view)
+            after.apply(move)
+            if move["type"] == "draw":
+                self._push(draw_prior(view, move, rng), [move], None)
+            elif decided(after, self.me, self.turn):
+                self._push(standing(after, self.me), [move], None)
+            else:
+                self._push(standing(after, self.me) + ALLOWANCE, [move], after)
+
+    @property
+    def exhausted(self) -> bool:
+        return not self._waiting
+
+    def _push(self, prior: float, moves: list[Move], pending: Game | None) -> None:
+        heapq.heappush(self._waiting, (-prior, self._order, moves, pending))
+        self._order += 1
+        if pending is None:
+            self.listed += 1
+
+    def admit(self, count: int) -> None:
+        while len(self.admitted) < count and self._waiting:
+            prior, _order, moves, pending = heapq.heappop(self._waiting)
+            if pending is None:
+                self.admitted.append((-prior, moves))
+                continue
+            for second in candidates(pending):
+                end = clone(pending)
+                end.apply(second)
+                end, rest = finish_turn(end, self.me, self.turn)
+                self._push(standing(end, self.me), [moves[0], second, *rest], None)
+
+    def every(self) -> list[tuple[float, list[Move]]]:
+        """Every option, best prior first (the whole list: for tests)."""
+        self.admit(1 << 30)
+        return self.admitted
+
+
+def draw_prior(view: Game, draw: Move, rng: random.Random) -> float:
+    """What drawing is worth at the end of the turn: the mean, over ``DRAW_SAMPLES`` sampled bags,
+    of the standing after the drawn tile is played as the policy plays it."""
+    me, turn = view.actor, view.turn
+    bag = Bag(view)
+    total = 0.0
+    for _ in range(DRAW_SAMPLES):
+        world = bag.deal(view, rng)
+        world.apply(draw)
+        world, _moves = finish_turn(world, me, turn)
+        total += standing(world, me)
+    return total / DRAW_SAMPLES
+
+
 class Search:
     def __init__(self, seed: int, seconds: float | None, playouts: int | None) -> None:
         self.rng = random.Random(seed)
@@ -108,68 +186,38 @@ class Search:
         self._plan = ((game.turn, game.actor, len(game.moves) + 1), rest) if rest else None
         return plan[0]
 
-    # ------------------------------------------------------------------ the options
-    def sequences(self, view: Game) -> list[tuple[float, list[Move]]]:
-        """The decision's complete move sequences, each with its prior. Every first and second
-        move is listed (a tile with each figure choice); a decision longer than two moves (a lake
-        tile's ferry steps) is finished from there by the policy."""
-        me, turn = view.actor, view.turn
-        out: list[tuple[float, list[Move]]] = []
-        for move in candidates(view):
-            after = clone(view)
-            after.apply(move)
-            if move["type"] == "draw":
-                out.append((self._draw_prior(view, move), [move]))
-                continue
-            if decided(after, me, turn):
-                out.append((standing(after, me), [move]))
-                continue
-            for second in candidates(after):
-                end = clone(after)
-                end.apply(second)
-                end, rest = finish_turn(end, me, turn)
-                out.append((standing(end, me), [move, second, *rest]))
-        return out
-
-    def _draw_prior(self, view: Game, draw: Move) -> float:
-        me, turn = view.actor, view.turn
-        bag = Bag(view)
-        total = 0.0
-        for _ in range(DRAW_SAMPLES):
-            world = bag.deal(view, self.rng)
-            world.apply(draw)
-            world, _moves = finish_turn(world, me, turn)
-            total += standing(world, me)
-        return total / DRAW_SAMPLES
-
     # ------------------------------------------------------------------ the search
     def think(self, game: Game) -> list[Move]:
         me, turn = game.actor, game.turn
         # (listing the options counts in the budget: a decision costs about ``seconds`` in all)
         deadline = time.perf_counter() + (self.seconds if self.seconds is not None else 1.0)
         bag = Bag(game)
-        ranked = self.sequences(bag.deal(game, self.rng))
-        ranked.sort(key=lambda vs: -vs[0])  # (stable: ties keep the engine's order)
-        self.last_options = len(ranked)
-        if len(ranked) == 1:
+        options = Options(bag.deal(game, self.rng), self.rng)
+        ranked = options.admitted
+        options.admit(WIDEN_BASE)
+        self.last_options = options.listed
+        if len(ranked) == 1 and options.exhausted:
             self.last_value = ranked[0][0]
             self.last_playouts = 0
             return ranked[0][1]
-        n = len(ranked)
-        priors = [v for v, _seq in ranked]
-        visits = [0] * n
-        totals = [0.0] * n
+        priors: list[float] = []
+        visits: list[int] = []
+        totals: list[float] = []
         squares = 0.0  # (of every play-out value: the spread scales the exploration)
         done = 0
         horizon = turn + 1 + DEPTH
-        width = min(n, WIDEN_BASE)
         while True:
             if self.playouts is not None:
                 if done >= self.playouts:
                     break
             elif time.perf_counter() >= deadline:
                 break
-            width = min(n, WIDEN_BASE + int(WIDEN_RATE * math.sqrt(done)))
+            options.admit(WIDEN_BASE + int(WIDEN_RATE * math.sqrt(done)))
+            while len(priors) < len(ranked):
+                priors.append(ranked[len(priors)][0])
+                visits.append(0)
+                totals.append(0.0)
+            width = len(ranked)
             means = self._means(priors, visits, totals, width)
             index = self._select(means, visits, width, done, squares)
             world = bag.deal(game, self.rng)
@@ -184,8 +232,12 @@ class Search:
             squares += value * value
             done += 1
         self.last_playouts = done
-        means = self._means(priors, visits, totals, width)
-        best = max(range(width), key=lambda i: (means[i], visits[i], -i))
+        self.last_options = options.listed
+        if not visits:
+            self.last_value = ranked[0][0]
+            return ranked[0][1]
+        means = self._means(priors, visits, totals, len(visits))
+        best = max(range(len(visits)), key=lambda i: (means[i], visits[i], -i))
         self.last_value = means[best]
         return ranked[best][1]
 
@@ -210,12 +262,11 @@ class Search:
         log_n = math.log(done + 1)
         return max(range(width), key=lambda i: means[i] + c * math.sqrt(log_n / (visits[i] + 1)))
 
-    @staticmethod
-    def _playout(world: Game, me: int, horizon: int) -> float:
+    def _playout(self, world: Game, me: int, horizon: int) -> float:
         """Play on with the policy until the turn ``horizon`` starts, then judge the position by
         what it holds; the final margin if the game ends first."""
         while not world.finished:
             if world.turn >= horizon:
                 return standing(world, me)
-            world, _moves = policy_step(world)
+            world, _moves = policy_step(world, self.rng)
         return margin(world, me)
