@@ -8,8 +8,9 @@ depends on the tile: its prior is the mean, over a few sampled bags, of the turn
 the play-out policy plays it, so drawing is weighed against a castle at the same moment of the
 turn.
 
-Each iteration deals a fresh determinization, picks a sequence by UCB1 among the best-ranked
-ones, plays it, then plays on with the policy until ``DEPTH`` turns after the decision's own
+Each iteration picks a sequence by UCB1 among the best-ranked
+ones, plays it on a determinization (the k-th play-out of every sequence on the same one: common
+random numbers), then plays on with the policy until ``DEPTH`` turns after the decision's own
 turn (the same horizon for every sequence: a castle line gets no extra turn over a draw), and
 the position is judged by ``standing`` (the final margin if the game ends). Progressive widening
 lets a new sequence in as the visits grow (``WIDEN_BASE + WIDEN_RATE * sqrt(visits)``), so every
@@ -204,6 +205,7 @@ class Search:
         visits: list[int] = []
         totals: list[float] = []
         squares = 0.0  # (of every play-out value: the spread scales the exploration)
+        worlds: list[int] = []  # the seed of each sequence's k-th play-out
         done = 0
         horizon = turn + 1 + DEPTH
         while True:
@@ -220,11 +222,16 @@ class Search:
             width = len(ranked)
             means = self._means(priors, visits, totals, width)
             index = self._select(means, visits, width, done, squares)
-            world = bag.deal(game, self.rng)
+            # Common random numbers: the k-th play-out of every sequence runs on the same bag and the
+            # same policy coin, so sequences are compared on the same worlds (far less noise).
+            while len(worlds) <= visits[index]:
+                worlds.append(self.rng.getrandbits(64))
+            coin = random.Random(worlds[visits[index]])
+            world = bag.deal(game, coin)
             try:
                 for move in ranked[index][1]:
                     world.apply(move)
-                value = self._playout(world, me, horizon)
+                value = self._playout(world, me, horizon, coin)
             except IllegalMove:  # a sequence that a sampled bag makes impossible: worth its mean here
                 value = means[index]
             visits[index] += 1
@@ -262,11 +269,12 @@ class Search:
         log_n = math.log(done + 1)
         return max(range(width), key=lambda i: means[i] + c * math.sqrt(log_n / (visits[i] + 1)))
 
-    def _playout(self, world: Game, me: int, horizon: int) -> float:
+    @staticmethod
+    def _playout(world: Game, me: int, horizon: int, coin: random.Random) -> float:
         """Play on with the policy until the turn ``horizon`` starts, then judge the position by
         what it holds; the final margin if the game ends first."""
         while not world.finished:
             if world.turn >= horizon:
                 return standing(world, me)
-            world, _moves = policy_step(world, self.rng)
+            world, _moves = policy_step(world, coin)
         return margin(world, me)
