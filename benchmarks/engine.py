@@ -80,8 +80,9 @@ def family_games_per_second(sets: list[str], n: int) -> float:
 
 
 def search_playouts_per_second(sets: list[str], seconds: float, games: int = 2) -> tuple[float, float]:
-    """(playouts per second, median options a decision) of ``hard``'s search on the tile and
-    castle decisions of a few random games (every eighth turn)."""
+    """(playouts per second, median sequences listed a decision) of ``hard``'s search on the tile
+    and castle decisions of a few random games (every eighth turn); the search lists a decision's
+    sequences as it widens, so more time lists more."""
     done, spent, options = 0, 0.0, []
     for seed in range(games):
         game = Game(["Ann", "Bob"], sets, seed=seed)
@@ -118,7 +119,7 @@ def main() -> None:
         rate = family_games_per_second(sets, max(4, args.games // 10))
         playouts, options = search_playouts_per_second(sets, args.think)
         rows.append((f"{family}: random games per second", f"{rate:.0f}", ""))
-        rows.append((f"{family}: hard's playouts per second (options a decision)", f"{playouts:.0f} ({options:g})", ""))
+        rows.append((f"{family}: hard's playouts per second (sequences listed)", f"{playouts:.0f} ({options:g})", ""))
     print_table(rows)
     print(f"random base games per second: {gps:.0f}")
 

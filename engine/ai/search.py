@@ -45,6 +45,7 @@ WIDEN_RATE = 1.5
 EXPLORATION = 1.0  # UCB1's constant, in standard deviations of the play-out values
 PRIOR_WEIGHT = 3.0  # play-outs a sequence's prior counts for
 ALLOWANCE = 0.0  # what a figure is taken to add to a placement until its figure choices are listed
+LISTING_SHARE = 0.4  # of the budget, at most, spent listing every sequence first (a fixed search lists all)
 
 
 def decided(game: Game, actor: int, turn: int) -> bool:
@@ -104,7 +105,8 @@ class Options:
     (each second move, the rest finished by the policy), each with its prior. ``admit(n)`` lets
     options in, best prior first, until ``n`` are in (``admitted``, in order) or none is left, so
     every option is listed once the search has widened that far and the cost of listing grows
-    with the time spent rather than with the decision's size."""
+    with the time spent rather than with the decision's size. ``expand`` lists them all up front,
+    or as many as a share of the budget allows (``LISTING_SHARE``)."""
 
     def __init__(self, view: Game, rng: random.Random) -> None:
         self.view, self.rng = view, rng
@@ -138,12 +140,30 @@ class Options:
             prior, _order, moves, pending = heapq.heappop(self._waiting)
             if pending is None:
                 self.admitted.append((-prior, moves))
-                continue
-            for second in candidates(pending):
-                end = clone(pending)
-                end.apply(second)
-                end, rest = finish_turn(end, self.me, self.turn)
-                self._push(standing(end, self.me), [moves[0], second, *rest], None)
+            else:
+                self._expand(moves[0], pending)
+
+    def expand(self, until: float | None) -> None:
+        """List the complete sequences of the waiting first moves, best first, until the clock
+        (``time.perf_counter``) passes ``until`` (None: all of them), so that the options' priors
+        are as ``normal`` judges them wherever the time allows."""
+        waiting = sorted(self._waiting)
+        self._waiting = [entry for entry in waiting if entry[3] is None]
+        pending = [entry for entry in waiting if entry[3] is not None]
+        for n, (_prior, _order, moves, after) in enumerate(pending):
+            if until is not None and time.perf_counter() >= until:
+                self._waiting += pending[n:]
+                break
+            assert after is not None
+            self._expand(moves[0], after)
+        heapq.heapify(self._waiting)
+
+    def _expand(self, first: Move, after: Game) -> None:
+        for second in candidates(after):
+            end = clone(after)
+            end.apply(second)
+            end, rest = finish_turn(end, self.me, self.turn)
+            self._push(standing(end, self.me), [first, second, *rest], None)
 
     def every(self) -> list[tuple[float, list[Move]]]:
         """Every option, best prior first (the whole list: for tests)."""
@@ -191,9 +211,12 @@ class Search:
     def think(self, game: Game) -> list[Move]:
         me, turn = game.actor, game.turn
         # (listing the options counts in the budget: a decision costs about ``seconds`` in all)
-        deadline = time.perf_counter() + (self.seconds if self.seconds is not None else 1.0)
+        budget = self.seconds if self.seconds is not None else 1.0
+        start = time.perf_counter()
+        deadline = start + budget
         bag = Bag(game)
         options = Options(bag.deal(game, self.rng), self.rng)
+        options.expand(None if self.playouts is not None else start + LISTING_SHARE * budget)
         ranked = options.admitted
         options.admit(WIDEN_BASE)
         self.last_options = options.listed
