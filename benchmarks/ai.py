@@ -1,10 +1,16 @@
-"""``python -m benchmarks.ai [--games N] [--seconds S] [--playouts P] [--only ROW]``: computer levels
-against each other.
+"""``python -m benchmarks.ai [--games N] [--budgets 1,0.25] [--playouts P] [--only TEXT] [--extra]``:
+the computer levels against each other.
 
 Two-player games, seeds paired with the seats swapped (each seed is played twice, each player
-first once); win rate of the first-named player (ties count half) with a 95% Wilson interval,
-mean score margin, thinking time per decision (p50/p99) and the search's playouts per second.
-Runs in 2 processes. Minutes, not for CI.
+first once); each player's generator is seeded apart from the game's seed (from the row, the
+pair and the seat), so a player never shares its coin with the bag. Reported: the win rate of
+the first-named player (ties count half) with a 95% Wilson interval, the mean score margin,
+thinking time per decision (p50/p99; a decision with one option or the rest of a planned
+sequence costs nothing) and the search's playouts per second. The rows: hard against the
+reference greedy, hard against normal (each at every budget of ``--budgets``, hard's seconds a
+decision; 1 s is its default) and normal against greedy, on base and on both expansion
+families; ``--extra`` adds the easy and random rows. Runs in ``--processes`` processes.
+Minutes, not for CI.
 """
 
 from __future__ import annotations
@@ -12,30 +18,25 @@ from __future__ import annotations
 import argparse
 import math
 import multiprocessing
+import random
 import statistics
 import time
 from typing import Any
 
 from benchmarks.table import print_grid
 from engine import Game
-from engine.ai import GreedyPlayer, RandomPlayer, make_player
+from engine.ai import DEFAULT_SECONDS, GreedyPlayer, RandomPlayer, make_player
 
 FAMILIES = {
     "base": ["base"],
     "rivers+castles+ferries+toll": ["base", "river1", "river2", "castles", "ferries", "toll"],
     "wheel+castles+ferries+toll": ["wheel", "castles", "ferries", "toll"],
 }
-ROWS = [
-    ("hard", "greedy", "base"),
-    ("hard", "normal", "base"),
-    ("normal", "greedy", "base"),
-    ("normal", "easy", "base"),
-    ("greedy", "random", "base"),
-    ("easy", "random", "base"),
-    ("easy", "greedy", "base"),
-    ("hard", "greedy", "rivers+castles+ferries+toll"),
-    ("hard", "greedy", "wheel+castles+ferries+toll"),
-]
+SEARCH_ROWS = [("hard", "greedy"), ("hard", "normal")]  # played at every budget
+FIXED_ROWS = [("normal", "greedy")]  # no search: one budget is enough
+EXTRA_ROWS = [("normal", "easy"), ("greedy", "random"), ("easy", "random"), ("easy", "greedy")]
+
+Job = tuple[str, str, str, int, int, bool, float | None, int | None]
 
 
 def _player(name: str, seed: int, seconds: float | None, playouts: int | None) -> Any:
@@ -46,23 +47,33 @@ def _player(name: str, seed: int, seconds: float | None, playouts: int | None) -
     return make_player(name, seed, seconds, playouts)
 
 
-def play(job: tuple[str, str, str, int, bool, float | None, int | None]) -> tuple[float, float, list[float], int]:
+def player_seed(label: str, pair: int, seat: str) -> int:
+    """A player's seed, from the row, the pair of games and the seat: never from the game's seed."""
+    return random.Random(f"{label}|{pair}|{seat}").getrandbits(48)
+
+
+def play(job: Job) -> tuple[float, float, list[float], int]:
     """One game: (first-named player's result 1/0.5/0, its margin, its thinking times, playouts)."""
-    a, b, family, seed, a_first, seconds, playouts = job
+    a, b, family, seed, pair, a_first, seconds, playouts = job
+    label = f"{a} vs {b}, {family}, {seconds}"
     names = ["A", "B"] if a_first else ["B", "A"]
     game = Game(names, FAMILIES[family], seed=seed)
-    players = {"A": _player(a, seed * 2 + 1, seconds, playouts), "B": _player(b, seed * 2 + 2, seconds, playouts)}
+    players = {
+        "A": _player(a, player_seed(label, pair, "A"), seconds, playouts),
+        "B": _player(b, player_seed(label, pair, "B"), seconds, playouts),
+    }
     times: list[float] = []
     searched = 0
     while not game.finished:
         name = game.players[game.actor]
+        player = players[name]
         start = time.perf_counter()
-        move = players[name].choose(game)
+        move = player.choose(game)
         if name == "A":
             times.append(time.perf_counter() - start)
-            searched += getattr(players[name], "last_playouts", 0)
-            if hasattr(players[name], "last_playouts"):
-                players[name].last_playouts = 0
+            if hasattr(player, "last_playouts"):
+                searched += player.last_playouts
+                player.last_playouts = 0
         game.apply(move)
     scores = game.score_table()
     margin = scores["A"] - scores["B"]
@@ -78,22 +89,41 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def rows_to_play(budgets: list[float], extra: bool) -> list[tuple[str, str, str, float | None]]:
+    out: list[tuple[str, str, str, float | None]] = []
+    for family in FAMILIES:
+        for a, b in SEARCH_ROWS:
+            out += [(a, b, family, seconds) for seconds in budgets]
+        out += [(a, b, family, None) for a, b in FIXED_ROWS]
+        if extra and family == "base":
+            out += [(a, b, family, None) for a, b in EXTRA_ROWS]
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=40, help="games per row (even: seeds are paired)")
-    parser.add_argument("--seconds", type=float, default=None, help="thinking per decision (hard's default: 1 s)")
-    parser.add_argument("--playouts", type=int, default=None)
-    parser.add_argument("--only", default=None, help="rows whose text contains this")
+    parser.add_argument("--fixed-games", type=int, default=None, help="games per row without a search (--games)")
+    parser.add_argument("--budgets", default=f"{DEFAULT_SECONDS['hard']:g},0.25", help="hard's seconds a decision")
+    parser.add_argument("--playouts", type=int, default=None, help="a fixed search instead of a time budget")
+    parser.add_argument("--only", default=None, help="rows whose label contains this")
+    parser.add_argument("--extra", action="store_true", help="also the easy and random rows (base)")
+    parser.add_argument("--processes", type=int, default=2)
     args = parser.parse_args()
+    budgets = [float(b) for b in args.budgets.split(",")]
     rows = []
-    with multiprocessing.get_context("spawn").Pool(2) as pool:
-        for a, b, family in ROWS:
+    with multiprocessing.get_context("spawn").Pool(args.processes) as pool:
+        for a, b, family, seconds in rows_to_play(budgets, args.extra):
+            budget = "-" if seconds is None else f"{seconds:g} s"
             label = f"{a} vs {b}, {family}"
-            if args.only and args.only not in label:
+            if args.only and args.only not in f"{label}, {budget}":
                 continue
-            jobs = [(a, b, family, 1000 + g // 2, g % 2 == 0, args.seconds, args.playouts) for g in range(args.games)]
+            count = args.games if seconds is not None or args.fixed_games is None else args.fixed_games
+            jobs: list[Job] = [
+                (a, b, family, 1000 + g // 2, g // 2, g % 2 == 0, seconds, args.playouts) for g in range(count)
+            ]
             start = time.perf_counter()
-            results = pool.map(play, jobs)
+            results = pool.map(play, jobs, chunksize=1)
             wall = time.perf_counter() - start
             score = sum(r[0] for r in results)
             low, high = wilson(score, len(results))
@@ -102,20 +132,21 @@ def main() -> None:
             thinking = sum(times)
             p99 = times[min(len(times) - 1, int(len(times) * 0.99))] if times else 0.0
             rows.append(
-                (
+                [
                     label,
+                    budget,
                     f"{len(results)}",
                     f"{100 * score / len(results):.0f}% [{100 * low:.0f}, {100 * high:.0f}]",
                     f"{statistics.mean(r[1] for r in results):+.1f}",
                     f"{1000 * statistics.median(times):.0f} / {1000 * p99:.0f} ms" if times else "-",
                     f"{searched / thinking:.0f}" if searched and thinking else "-",
                     f"{wall:.0f} s",
-                )
+                ]
             )
             print(rows[-1], flush=True)
     print()
-    headers = ["row", "games", "win rate [95% CI]", "margin", "think p50/p99", "playouts/s", "wall"]
-    print_grid(headers, [list(r) for r in rows])
+    headers = ["row", "hard's budget", "games", "win rate [95% CI]", "margin", "think p50/p99", "playouts/s", "wall"]
+    print_grid(headers, rows)
 
 
 if __name__ == "__main__":

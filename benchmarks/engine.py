@@ -1,8 +1,10 @@
-"""Engine speed: ``python -m benchmarks.engine [--games N]``.
+"""Engine speed: ``python -m benchmarks.engine [--games N] [--think S]``.
 
 Random 2-player base games played to the end through the public API (every
 legal placement enumerated each turn, random follower choices, final scoring),
-legal-placement enumeration, and replaying a full game's record.
+legal-placement enumeration, and replaying a full game's record; then, per set
+family, random games per second and the ``hard`` computer's playouts per second
+(its search run for ``--think`` seconds on positions of random games).
 """
 
 from __future__ import annotations
@@ -14,11 +16,18 @@ import time
 from benchmarks.table import print_table
 from engine import Game
 from engine.ai import RandomPlayer
+from engine.ai.search import Search
 from engine.record import load
 
+FAMILIES = {
+    "base": ["base"],
+    "rivers+castles+ferries+toll": ["base", "river1", "river2", "castles", "ferries", "toll"],
+    "wheel+castles+ferries+toll": ["wheel", "castles", "ferries", "toll"],
+}
 
-def play_random(seed: int) -> Game:
-    game = Game(["Ann", "Bob"], ["base"], seed=seed)
+
+def play_random(seed: int, sets: list[str] | None = None) -> Game:
+    game = Game(["Ann", "Bob"], sets or ["base"], seed=seed)
     ai = RandomPlayer(seed)
     while not game.finished:
         game.apply(ai.choose(game))
@@ -63,9 +72,37 @@ def replay_ms(n: int) -> tuple[float, float]:
     return statistics.mean(times) * 1e3, max(times) * 1e3
 
 
+def family_games_per_second(sets: list[str], n: int) -> float:
+    start = time.perf_counter()
+    for seed in range(n):
+        play_random(seed, sets)
+    return n / (time.perf_counter() - start)
+
+
+def search_playouts_per_second(sets: list[str], seconds: float, games: int = 2) -> tuple[float, float]:
+    """(playouts per second, median sequences listed a decision) of ``hard``'s search on the tile
+    and castle decisions of a few random games (every eighth turn); the search lists a decision's
+    sequences as it widens, so more time lists more."""
+    done, spent, options = 0, 0.0, []
+    for seed in range(games):
+        game = Game(["Ann", "Bob"], sets, seed=seed)
+        ai = RandomPlayer(seed)
+        while not game.finished:
+            if game.step in ("tile", "draw") and game.turn % 8 == 1:
+                search = Search(seed, seconds, None)
+                start = time.perf_counter()
+                search.think(game)
+                spent += time.perf_counter() - start
+                done += search.last_playouts
+                options.append(search.last_options)
+            game.apply(ai.choose(game))
+    return done / spent, statistics.median(options)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200, help="games per timing round")
+    parser.add_argument("--think", type=float, default=0.5, help="seconds of search a position (playouts/s)")
     args = parser.parse_args()
     play_random(0)  # warm the tile tables
     gps, median = games_per_second(args.games)
@@ -78,6 +115,11 @@ def main() -> None:
         ("full-game replay, mean", f"{mean_replay:.2f} ms", "< 10 ms"),
         ("full-game replay, worst", f"{worst_replay:.2f} ms", ""),
     ]
+    for family, sets in FAMILIES.items():
+        rate = family_games_per_second(sets, max(4, args.games // 10))
+        playouts, options = search_playouts_per_second(sets, args.think)
+        rows.append((f"{family}: random games per second", f"{rate:.0f}", ""))
+        rows.append((f"{family}: hard's playouts per second (sequences listed)", f"{playouts:.0f} ({options:g})", ""))
     print_table(rows)
     print(f"random base games per second: {gps:.0f}")
 

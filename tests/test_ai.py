@@ -9,6 +9,7 @@ import pytest
 
 from engine import Game
 from engine.ai import LEVELS, GreedyPlayer, RandomPlayer, computer_moves, determinized, make_player
+from engine.expansions import Expansion
 from engine.record import drawn_prefix, load
 
 FAMILIES = {
@@ -139,3 +140,86 @@ def test_a_hint_is_a_legal_decision_that_never_reads_the_bag():
         if checked == 4:
             break
     assert checked == 4
+
+
+def test_the_reference_greedy_player_judges_a_placement_with_its_figure():
+    """A city cap next to the start tile's city closes it: 4 points with a knight on it. Every
+    other placement gains nothing this turn, so a placer judging the tile alone would pick at
+    random among them (1 in 4 here); the whole turn's gain finds the city every time."""
+    placements = Game(["Ann", "Bob"], ["base"], pool=["base.E", "base.U", "base.V"]).legal_placements()
+    assert sum(len(rots) for rots in placements.values()) == 4
+    for seed in range(4):
+        game = Game(["Ann", "Bob"], ["base"], pool=["base.E", "base.U", "base.V"])
+        greedy = GreedyPlayer(seed)
+        tile = greedy.choose(game)
+        game.apply(tile)
+        knight = greedy.choose(game)
+        game.apply(knight)
+        assert (tile, knight) == ({"type": "tile", "x": 0, "y": -1, "rot": 180}, {"type": "meeple", "at": "city:S"})
+        assert game.scores == [4, 0] and game.supply[0] == 7  # scored, and the knight came back
+
+
+class _Trial(Expansion):
+    """A trial expansion: unfinished features score nothing at the end, and the first player
+    gets 5 points from its own end-of-game scoring."""
+
+    name = "trial"
+    sets = ("trial",)
+    titles = {"trial": "Trial"}
+
+    def value(self, game: Game, root: int, final: bool, points: int, player: int | None) -> int:
+        return 0 if final else points
+
+    def final_scoring(self, game: Game, events: list) -> None:
+        game.scores[0] += 5
+
+
+@pytest.fixture
+def trial_set():
+    from engine.expansions.registry import register, unregister
+
+    register(_Trial)
+    yield "trial"
+    unregister(_Trial)
+
+
+def test_the_evaluation_sees_the_expansions_scoring(trial_set):
+    from engine.ai.evaluation import FOLLOWER_IN_HAND, feature_value, holdings
+
+    pool = ["base.E", "base.U", "base.V"]
+    for sets in (["base"], ["base", trial_set]):
+        game = Game(["Ann", "Bob"], sets, pool=pool)
+        game.apply({"type": "tile", "x": 0, "y": 1, "rot": 180})  # (a city cap facing away from the start tile)
+        game.apply({"type": "meeple", "at": "city:S"})
+        in_hand = [FOLLOWER_IN_HAND * game.bag_left / len(game.bag) * s for s in game.supply]
+        root = game.board.find(game.node_at(0, 1, "city:S"))
+        if sets == ["base"]:
+            assert feature_value(game, root, True) == 1 and holdings(game)[0] > in_hand[0]  # the open city, held
+        else:  # the trial's rules reach the computers with no code of theirs
+            assert feature_value(game, root, True) == 0
+            assert holdings(game) == pytest.approx([0 + in_hand[0] + 5, 0 + in_hand[1]])
+            assert game.scores == [0, 0]  # valuing the end-of-game scoring changed nothing
+
+
+def test_the_search_lists_every_option_of_a_crowded_decision():
+    """No silent cut: every (placement, next answer) pair of a decision is among hard's options."""
+    from engine.ai.search import Options
+
+    game = Game(["Ann", "Bob"], FAMILIES["wheel+castles+ferries+toll"], seed=4)
+    players = [RandomPlayer(1), RandomPlayer(2)]
+
+    def pairs() -> int:
+        count = 0
+        for cell, rots in game.legal_placements().items():
+            for rot in rots:
+                trial = game.clone()
+                trial.apply({"type": "tile", "x": cell[0], "y": cell[1], "rot": rot})
+                asked = trial.turn == game.turn and trial.actor == game.actor and not trial.finished
+                count += len(trial.legal_moves()) if asked else 1  # (each answer of the next step)
+        return count
+
+    while not (game.step == "tile" and len(game.legal_placements()) > 20 and pairs() > 300):
+        game.apply(players[game.actor].choose(game))
+    options = Options(determinized(game, random.Random(3)), random.Random(4)).every()
+    assert len(options) == pairs() > 300  # (the old search stopped listing at 300)
+    assert len({repr(moves[:2]) for _prior, moves in options}) == len(options)  # each pair once

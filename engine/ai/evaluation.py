@@ -1,0 +1,131 @@
+"""What a position is worth to the computer players, in points.
+
+Every open feature is valued through ``feature_value``, the engine's own value of a feature
+(``Game.feature_value``: its points with every expansion's modifiers and bonus), its majority by
+the engine's weighing of figures (a big follower counts 2, a builder or a pig nothing); the
+expansions' end-of-game scoring (``final_scoring``: a tollhouse's open roads, goods...) is counted
+through ``end_bonus``; so an expansion's scoring reaches the computers without code here. Figures
+on the board are counted through the engine's own views (``Game.board_figures``), so a tollhouse
+or a follower on a crown space is seen like a follower."""
+
+from __future__ import annotations
+
+from itertools import compress
+from typing import Any
+
+from engine.expansions import overridden
+from engine.game import Game
+
+Move = dict[str, Any]
+
+# What an open feature held by a player is worth to them, as a share of what it would score if the
+# game ended now (a city completed scores twice that), and what a follower still in hand is worth
+# at the start of the game (it falls to nothing by the end). Tuned with benchmarks/ai.py.
+CITY_SHARE = 1.4
+OTHER_SHARE = 1.0
+FIELD_SHARE = 0.6
+END_SHARE = 1.0  # the expansions' end-of-game points (final_scoring), as they stand now
+FOLLOWER_IN_HAND = 1.5
+
+
+def _hooks(game: Game, name: str) -> list[Any]:
+    """The expansions' overriding ``name`` hooks, looked up once per position (a clone starts over)."""
+    key = ("ai.hooks", name)
+    found = game.scratch.get(key)
+    if found is None:
+        found = game.scratch[key] = overridden(game.expansions, name)
+    return found  # type: ignore[no-any-return]
+
+
+def feature_value(game: Game, root: int, final: bool) -> int:
+    """What the feature ``root`` scores for each of its majority players, were it scored now: the
+    engine's one value of a feature (``Game.feature_value``), the one place the computers ask it."""
+    return game.feature_value(root, final)
+
+
+def end_bonus(game: Game) -> list[int]:
+    """What each player would get from the expansions' end-of-game scoring were the game to end
+    now (the hooks run with the scores set aside, then the scores are put back)."""
+    hooks = _hooks(game, "final_scoring")
+    if not hooks:
+        return [0] * len(game.scores)
+    kept = game.scores
+    game.scores = [0] * len(kept)
+    try:
+        for hook in hooks:
+            hook(game, [])
+        return game.scores
+    finally:
+        game.scores = kept
+
+
+def holdings(game: Game) -> list[float]:
+    """Each player's score plus what their figures are likely to bring: the open features they
+    hold, valued as the final scoring would count them (a share), the expansions' end-of-game
+    points, and the followers they still have in hand."""
+    board = game.board
+    out = [float(s) for s in game.scores]
+    parent, kinds, followers = board.parent, board.kind, board.followers
+    for root in compress(range(len(followers)), followers):  # (the nodes with figures, quickly)
+        if parent[root] != root:
+            continue
+        kind = kinds[root]
+        share = CITY_SHARE if kind == "city" else FIELD_SHARE if kind == "field" else OTHER_SHARE
+        points = game.feature_value(root, True) * share
+        if points:
+            for p in game.majority(root):
+                out[p] += points
+    if _hooks(game, "final_scoring"):
+        for p, extra in enumerate(end_bonus(game)):
+            out[p] += END_SHARE * extra
+    left = game.bag_left / max(1, len(game.bag))
+    for p, supply in enumerate(game.supply):
+        out[p] += FOLLOWER_IN_HAND * left * supply
+    return out
+
+
+def standing(game: Game, me: int) -> float:
+    """My holdings minus the best other player's."""
+    held = holdings(game)
+    others = [h for i, h in enumerate(held) if i != me]
+    return held[me] - (max(others) if others else 0.0)
+
+
+def margin(game: Game, me: int) -> float:
+    """My score minus the best other score."""
+    others = [s for i, s in enumerate(game.scores) if i != me]
+    return float(game.scores[me] - (max(others) if others else 0))
+
+
+def figures_of(game: Game, player: int) -> int:
+    """How many figures ``player`` has standing on the board, read from the engine's views: those
+    the player owns (followers, a tollhouse) and their places on shared figures (a view without
+    an owner lists who stands on its spaces, as the wheel's crown spaces do)."""
+    count = 0
+    for view in game.board_figures():
+        if view.owner == player:
+            count += 1
+        elif view.owner is None:
+            for item in view.data:
+                if isinstance(item, tuple):
+                    count += sum(1 for who in item if who == player)
+    return count
+
+
+def figure_value(before: Game, after: Game, move: Move, farmers: bool = True) -> float:
+    """A rule of thumb for a figure the move left standing: an investment in an open feature,
+    more on a city, a cloister or a castle than on a road, farmers only late in the game (never
+    when ``farmers`` is off). Nothing when no figure of the mover's stands after the move than
+    before (it scored and came straight back: the gain says it all)."""
+    if move["type"] != "meeple":
+        return 0.0
+    me = before.actor
+    if figures_of(after, me) <= figures_of(before, me):
+        return 0.0
+    at = str(move.get("at", ""))
+    progress = 1 - before.bag_left / max(1, len(before.bag))
+    if at.startswith("field"):
+        return (1.5 if progress > 0.66 else -1.0) if farmers else -3.0
+    if at.startswith("city") or at == "cloister" or at == "castle":
+        return 1.0
+    return 0.5
