@@ -15,7 +15,7 @@ from PIL import Image, ImageDraw
 
 from engine.language import _, sentence
 from renderer import palette as pal
-from renderer.standings import ELLIPSIS, MUTED, PAD, WIDTH, fit
+from renderer.standings import ELLIPSIS, MUTED, NAME_SIZE_MIN, PAD, WIDTH, fit, fit_shrunk
 from renderer.tile_art import font
 
 TITLE_SIZE, HEAD_SIZE = 34, 22
@@ -58,7 +58,8 @@ def render_bracket(title: str, boxes: Sequence[Box], champion: str | None) -> Im
     height = title_h + sum(p.height for p in parts) + PAD * (len(parts) + 1) + foot_h
     img = Image.new("RGB", (WIDTH, height), pal.MARGIN_BG)
     draw = ImageDraw.Draw(img)
-    draw.text((PAD, PAD), fit(title, WIDTH - 2 * PAD, font(TITLE_SIZE)), font=font(TITLE_SIZE), fill=pal.MARGIN_TEXT)
+    heading, size = fit_shrunk(title, WIDTH - 2 * PAD, TITLE_SIZE, TITLE_SIZE * 3 // 4)  # French titles run long
+    draw.text((PAD, PAD), heading, font=font(size), fill=pal.MARGIN_TEXT)
     y = title_h
     for part in parts:
         img.paste(part, (0, y))
@@ -122,7 +123,6 @@ def _round_of(box: Box, boxes: list[Box]) -> int:
 def _draw_box(draw: ImageDraw.ImageDraw, box: Box, x0: int, y0: int, x1: int, row_h: int, body: int) -> None:
     edge = OPEN_EDGE if box.state == "open" else LINE
     draw.rounded_rectangle([x0, y0, x1, y0 + 2 * row_h], radius=6, fill=BOX_BG, outline=edge, width=3)
-    face = font(body)
     for k, (name, won, side) in enumerate(((box.home, box.home_won, "home"), (box.away, box.away_won, "away"))):
         top = y0 + k * row_h
         if box.winner == side:
@@ -134,9 +134,11 @@ def _draw_box(draw: ImageDraw.ImageDraw, box: Box, x0: int, y0: int, x1: int, ro
         else:
             text, colour = name, pal.MARGIN_TEXT
         score = games_text(won) if box.state in ("open", "decided") and name not in (None, PENDING) else ""
+        face = font(body)
         score_w = int(face.getlength(score)) + 8 if score else 0
-        draw.text((x0 + 8, top + row_h / 2), fit(text, x1 - x0 - 16 - score_w, face), font=face, fill=colour,
-                  anchor="lm")  # fmt: skip
+        # A long name shrinks a little before it is cut (NAME_SIZE_MIN at 800 px: 10 px on a phone).
+        text, size = fit_shrunk(text, x1 - x0 - 16 - score_w, body, min(body, NAME_SIZE_MIN))
+        draw.text((x0 + 8, top + row_h / 2), text, font=font(size), fill=colour, anchor="lm")
         if score:
             draw.text((x1 - 8, top + row_h / 2), score, font=face, fill=pal.MARGIN_TEXT, anchor="rm")
     draw.line([(x0 + 3, y0 + row_h), (x1 - 3, y0 + row_h)], fill=LINE, width=1)

@@ -22,6 +22,7 @@ WIDTH = 800
 PAD = 20
 ROW = 46
 TITLE_SIZE, HEAD_SIZE, BODY_SIZE = 34, 22, 26
+NAME_SIZE_MIN = 20  # the smallest a name shrinks to before it is cut
 MUTED = (110, 112, 118)
 STRIPE = (230, 232, 236)
 UP_BG, UP_MARK = (214, 238, 214), (46, 139, 62)
@@ -61,6 +62,15 @@ def fit(text: str, width: float, face: ImageFont.FreeTypeFont | ImageFont.ImageF
     return text.rstrip() + ELLIPSIS
 
 
+def fit_shrunk(text: str, width: float, size: int, smallest: int) -> tuple[str, int]:
+    """``text`` and the font size to write it in within ``width``: ``size``, else a smaller one down to
+    ``smallest`` (a long name stays whole, a little smaller), cut with an ellipsis only past that."""
+    for candidate in range(size, smallest - 1, -1):
+        if font(candidate).getlength(text) <= width:
+            return text, candidate
+    return fit(text, width, font(smallest)), smallest
+
+
 def rating_text(rating: int, provisional: bool) -> str:
     """A rating as the language being spoken writes numbers ("1,234" / "1 234"), "?" if provisional."""
     return f"{number(rating, spoken())}{'?' if provisional else ''}"
@@ -81,17 +91,19 @@ def _header(draw: ImageDraw.ImageDraw, y: int, columns: list[tuple[str, int, str
 
 
 def _cells(draw: ImageDraw.ImageDraw, y: int, columns: list[tuple[str, int, str]], cells: list[str], fill) -> None:
-    body = font(BODY_SIZE)
     x = PAD
     for (_label, width, align), text in zip(columns, cells, strict=True):
-        text = fit(text, width - 10, body)
+        # Names shrink a little before they are cut: 20 px at 800 is still 10 px on a phone.
+        text, size = fit_shrunk(text, width - 10, BODY_SIZE, NAME_SIZE_MIN)
+        body = font(size)
         tx = x + width - body.getlength(text) - 8 if align == "r" else x
-        draw.text((tx, y), text, fill=fill, font=body)
+        draw.text((tx, y + (BODY_SIZE - size) * 0.7), text, fill=fill, font=body)  # on the row's baseline
         x += width
 
 
 def _title(draw: ImageDraw.ImageDraw, title: str) -> None:
-    draw.text((PAD, PAD), fit(title, WIDTH - 2 * PAD, font(TITLE_SIZE)), fill=pal.MARGIN_TEXT, font=font(TITLE_SIZE))
+    heading, size = fit_shrunk(title, WIDTH - 2 * PAD, TITLE_SIZE, TITLE_SIZE * 3 // 4)  # French titles run long
+    draw.text((PAD, PAD), heading, fill=pal.MARGIN_TEXT, font=font(size))
 
 
 def _note(draw: ImageDraw.ImageDraw, y: int, text: str) -> None:
@@ -120,8 +132,8 @@ def render_standings(title: str, rows: list[LadderRow]) -> Image.Image:
 
 
 DIVISION_COLUMNS = [
-    ("#", 40, "l"), (N_("Player"), 196, "l"), (N_("P"), 44, "r"), (N_("W"), 44, "r"), (N_("D"), 44, "r"),
-    (N_("L"), 44, "r"), (N_("Pts"), 64, "r"), (N_("Score"), 84, "r"), (N_("Rating"), 104, "r"), ("+/-", 92, "r"),
+    ("#", 40, "l"), (N_("Player"), 228, "l"), (N_("P"), 40, "r"), (N_("W"), 40, "r"), (N_("D"), 40, "r"),
+    (N_("L"), 40, "r"), (N_("Pts"), 60, "r"), (N_("Score"), 80, "r"), (N_("Rating"), 100, "r"), ("+/-", 84, "r"),
 ]  # fmt: skip
 
 
