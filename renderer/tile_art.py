@@ -161,6 +161,10 @@ def segment_spot(tile: TileType, seg: Segment, s: float) -> Point:
     return (mx * 0.6 + s / 2 * 0.4) + ox, (my * 0.6 + s / 2 * 0.4) + oy
 
 
+DECO_PERSON = (112, 96, 78)  # a highwayman painted on a tile: a muted brown, not a figure's black
+DECO_TRAVELLERS = ((150, 118, 86), (126, 110, 92), (170, 140, 100))
+
+
 def _draw_icon(draw: ImageDraw.ImageDraw, name: str, x: float, y: float, s: float) -> None:
     r = s * 0.07
     if name == "farmhouse":
@@ -175,15 +179,17 @@ def _draw_icon(draw: ImageDraw.ImageDraw, name: str, x: float, y: float, s: floa
             a = 2 * math.pi * k / 5
             fx, fy = x + math.cos(a) * r * 0.55, y + math.sin(a) * r * 0.55
             draw.ellipse([fx - r * 0.22, fy - r * 0.22, fx + r * 0.22, fy + r * 0.22], fill=(240, 90, 120))
+    # People painted on a tile are in the tile's own earthy tones, never in a player's colour or black:
+    # they must not read as figures standing on the board.
     elif name == "highwayman":
-        draw.ellipse([x - r * 0.5, y - r * 1.2, x + r * 0.5, y - r * 0.2], fill=(30, 30, 30))
-        draw.polygon([(x - r * 0.8, y + r), (x + r * 0.8, y + r), (x, y - r * 0.3)], fill=(30, 30, 30))
-        draw.line([x - r * 0.6, y - r * 0.75, x + r * 0.6, y - r * 0.75], fill=(200, 30, 30), width=max(1, int(r / 3)))
+        draw.ellipse([x - r * 0.5, y - r * 1.2, x + r * 0.5, y - r * 0.2], fill=DECO_PERSON)
+        draw.polygon([(x - r * 0.8, y + r), (x + r * 0.8, y + r), (x, y - r * 0.3)], fill=DECO_PERSON)
+        draw.line([x - r * 0.6, y - r * 0.75, x + r * 0.6, y - r * 0.75], fill=pal.WALL, width=max(1, int(r / 3)))
     elif name == "travellers":
-        for k, col in enumerate([(200, 60, 60), (60, 60, 200), (220, 170, 40)]):
+        for k, col in enumerate(DECO_TRAVELLERS):
             px = x + (k - 1) * r * 0.9
-            draw.ellipse([px - r * 0.35, y - r * 1.0, px + r * 0.35, y - r * 0.3], fill=col, outline=(20, 20, 20))
-            draw.rectangle([px - r * 0.35, y - r * 0.3, px + r * 0.35, y + r * 0.7], fill=col, outline=(20, 20, 20))
+            draw.ellipse([px - r * 0.35, y - r * 1.0, px + r * 0.35, y - r * 0.3], fill=col)
+            draw.rectangle([px - r * 0.35, y - r * 0.3, px + r * 0.35, y + r * 0.7], fill=col)
 
 
 def _draw_tile(tile: TileType, s: int) -> Image.Image:
@@ -550,7 +556,7 @@ def _draw_upright(draw: ImageDraw.ImageDraw, tile: TileType, rot: int, s: int, w
     extra = EXTRAS.get(tile.id)
     river_stubs = [seg for seg in tile.segments if seg.kind == "river"]
     if tile.id == "wheel.start":
-        f = font(int(s * 0.19))
+        f = font(int(s * 0.26))  # about 9 px where the turn picture's tiles are 35 px on a phone
         cx, cy, rad = w / 2, h / 2, w * 0.42
         for i, name in enumerate(words):
             mid = math.radians(-90 + 60 * i + 30)
