@@ -132,8 +132,8 @@ def render_standings(title: str, rows: list[LadderRow]) -> Image.Image:
 
 
 DIVISION_COLUMNS = [
-    ("#", 40, "l"), (N_("Player"), 228, "l"), (N_("P"), 40, "r"), (N_("W"), 40, "r"), (N_("D"), 40, "r"),
-    (N_("L"), 40, "r"), (N_("Pts"), 60, "r"), (N_("Score"), 80, "r"), (N_("Rating"), 100, "r"), ("+/-", 84, "r"),
+    ("#", 40, "l"), (N_("Player"), 220, "l"), (N_("P"), 40, "r"), (N_("W"), 40, "r"), (N_("D"), 40, "r"),
+    (N_("L"), 40, "r"), (N_("Pts"), 60, "r"), (N_("Score"), 80, "r"), (N_("Rating"), 104, "r"), ("+/-", 92, "r"),
 ]  # fmt: skip
 
 
