@@ -154,6 +154,9 @@ TURN_MIN_CELL = math.ceil(32 * TURN_SCALE)
 TURN_MARGIN = int(TURN_TEXT * 2.1)  # room for "-12" on the left
 TURN_FAR = int(8 * TURN_SCALE)
 TURN_ZOOM_COLS = (TURN_WIDTH - TURN_MARGIN - TURN_FAR) // TURN_MIN_CELL
+# The tile sizes a turn picture uses, largest first: a few sizes, so that each worker draws each
+# tile's art once per size and reuses it (any size a frame could take cost three times as much).
+TURN_CELLS = (TURN_MAX_CELL, 86, 70, TURN_MIN_CELL)
 TURN_ZOOM_ROWS = 11
 TURN_MAX_PICTURES = 9  # Discord takes 10 files a message: the pieces and the legend's picture
 HAND_TILE_AT_PHONE = 84  # the tile in hand, in phone pixels (>= 80)
@@ -189,7 +192,8 @@ def _turn_frame(cells: list[Cell], least: tuple[int, int]) -> Frame:
     # Centre the cells; a window narrower than cells + ring keeps the cells (the ring goes first).
     x0 = min(xs) - (cols - (max(xs) - min(xs) + 1)) // 2
     y0 = min(ys) - (rows - (max(ys) - min(ys) + 1)) // 2
-    cell = min(TURN_MAX_CELL, (TURN_WIDTH - TURN_MARGIN - TURN_FAR) // cols)
+    room = TURN_WIDTH - TURN_MARGIN - TURN_FAR
+    cell = next((c for c in TURN_CELLS if c * cols <= room), TURN_MIN_CELL)
     return Frame(
         x0, y0, cols, rows, cell, TURN_MARGIN, TURN_FAR, text=TURN_TEXT, follower=FOLLOWER_AT_PHONE * TURN_SCALE / cell
     )
