@@ -10,6 +10,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import discord
+import pytest
 
 from tests.discord_api import User, components_of, running
 from tests.helpers import SYSTEM, anyone, as_  # noqa: F401
@@ -194,6 +195,7 @@ def test_allowed_mentions_are_built_for_the_intended_users_only():
     assert isinstance(mentions, discord.AllowedMentions)
 
 
+@pytest.mark.slow  # a soak run: 21 whole games through the panel (~60 s); tests/test_playoffs.py plays the bracket
 async def test_an_eight_player_playoff_best_of_3_played_through_the_panel_to_the_champion(tmp_path):
     """After a Swiss season, /league playoffs seeds the top 8 into a bracket posted as a picture;
     every playoff game opens in its own thread and is played through Take turn and the panel;
