@@ -663,16 +663,21 @@ def draws(kind: str) -> Callable[[FigureDrawing], FigureDrawing]:
     return register
 
 
+def figure_spot(game: Game, frame: Frame, node: int) -> tuple[float, float]:
+    """Where a figure standing on ``node`` is drawn in ``frame``: its segment's spot on its tile."""
+    p = game.board.placement_of(node)
+    ox, oy = frame.origin(min(c[0] for c in p.cells), min(c[1] for c in p.cells))
+    sx, sy = spots(p.tile, p.rot, frame.cell)[node - p.first_node]
+    return ox + sx, oy + sy
+
+
 @draws("follower")
 def _follower(img: Image.Image, draw: ImageDraw.ImageDraw, game: Game, frame: Frame, figure: Figure) -> None:
     (node,) = figure.data
-    board, s = game.board, frame.cell
-    p = board.placement_of(node)
-    ox, oy = frame.origin(min(c[0] for c in p.cells), min(c[1] for c in p.cells))
-    sx, sy = spots(p.tile, p.rot, s)[node - p.first_node]
-    feature = board.kind[node]
-    size = s * frame.follower * (1.35 if feature == "castle" else 1.0)
-    figures.paste_meeple(img, ox + sx, oy + sy, size, figure.owner or 0, lying=feature == "field")
+    x, y = figure_spot(game, frame, node)
+    feature = game.board.kind[node]
+    size = frame.cell * frame.follower * (1.35 if feature == "castle" else 1.0)
+    figures.paste_meeple(img, x, y, size, figure.owner or 0, lying=feature == "field")
 
 
 @draws("pig")

@@ -9,9 +9,9 @@ from PIL import Image, ImageDraw
 from engine import Game
 from engine.tiles import Segment, TileType
 from renderer import figures
-from renderer.board import Figure, Frame, draws, holds
+from renderer.board import Figure, Frame, draws, figure_spot, holds
 from renderer.expansions import draws_mark
-from renderer.tile_art import _beside_road, _house, segment_spot, spots
+from renderer.tile_art import _beside_road, _house, segment_spot
 
 INN_WALL = (214, 170, 92)
 CATHEDRAL = (236, 228, 210)
@@ -47,12 +47,9 @@ def cathedral(draw: ImageDraw.ImageDraw, tile: TileType, seg: Segment, s: int, a
 def big_follower(img: Image.Image, draw: ImageDraw.ImageDraw, game: Game, frame: Frame, figure: Figure) -> None:
     """A follower half as tall again as the others."""
     (node,) = figure.data
-    board, s = game.board, frame.cell
-    p = board.placement_of(node)
-    ox, oy = frame.origin(min(c[0] for c in p.cells), min(c[1] for c in p.cells))
-    sx, sy = spots(p.tile, p.rot, s)[node - p.first_node]
-    feature = board.kind[node]
-    figures.paste_meeple(img, ox + sx, oy + sy, s * frame.follower * 1.5, figure.owner or 0, lying=feature == "field")
+    x, y = figure_spot(game, frame, node)
+    lying = game.board.kind[node] == "field"
+    figures.paste_meeple(img, x, y, frame.cell * frame.follower * 1.5, figure.owner or 0, lying=lying)
 
 
 @holds("big")

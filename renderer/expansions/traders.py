@@ -10,9 +10,9 @@ from engine import Game
 from engine.tiles import Segment, TileType
 from renderer import figures
 from renderer import palette as pal
-from renderer.board import Figure, Frame, draws, holds
+from renderer.board import Figure, Frame, draws, figure_spot, holds
 from renderer.expansions import draws_mark
-from renderer.tile_art import segment_spot, spots
+from renderer.tile_art import segment_spot
 
 #: a good's token: its colour
 GOOD_COLOURS = {"wine": (128, 30, 60), "grain": (230, 190, 70), "cloth": (70, 120, 200)}
@@ -35,11 +35,8 @@ for _name in GOOD_COLOURS:
 
 def _where(game: Game, frame: Frame, figure: Figure) -> tuple[float, float, int]:
     (node,) = figure.data
-    board, s = game.board, frame.cell
-    p = board.placement_of(node)
-    ox, oy = frame.origin(min(c[0] for c in p.cells), min(c[1] for c in p.cells))
-    sx, sy = spots(p.tile, p.rot, s)[node - p.first_node]
-    return ox + sx, oy + sy, s
+    x, y = figure_spot(game, frame, node)
+    return x, y, frame.cell
 
 
 @draws("builder")
