@@ -22,8 +22,7 @@ import time
 from pathlib import Path
 
 from benchmarks.table import print_grid
-from renderer.board import label_cells
-from renderer.jobs import turn_pngs
+from renderer.jobs import cell_labels, turn_pngs
 from service import GameService, LobbyOptions, PlayResult
 from service.workers import Workers
 from storage import Store, open_database
@@ -62,7 +61,7 @@ async def play_game(
         start = time.perf_counter()
         view = answer.turn
         record = await service.export(await any_of(service, game_id), game_id)
-        legal = {f"{x},{y}": label for (x, y), label in label_cells(list(view.placements)).items()}
+        legal = cell_labels(view.placements)
         if pictures is None:
             turn_pngs(record, legal or None)  # on the loop
         else:

@@ -24,7 +24,7 @@ from engine.language import _, sentence
 from engine.moves import Question
 from engine.words import tile_name
 from renderer.board import label_cells
-from renderer.jobs import preview_png, turn_pngs
+from renderer.jobs import cell_labels, preview_png, turn_pngs
 from service import AlreadyPlayed, Ask, PlayResult, ServiceError, TurnView
 
 PAGE = 25  # Discord's limit of options in one select
@@ -269,7 +269,7 @@ async def _placement_panel(
     keys = sorted(groups, key=lambda k: (labels[(k[1], k[2])], str(k[0])))
     text: list[str] = []
     if question.kind == "tile":
-        legal = {f"{x},{y}": label for (x, y), label in labels.items()}
+        legal = cell_labels(cells)
         pngs = await pictures(service_of(interaction), turn_pngs, state.game_id, legal, who=caller_of(interaction))
         files += present.turn_files(pngs)
         text.append(_("Pick where the tile goes (the letters are on the picture), and how it is turned."))

@@ -22,7 +22,7 @@ from engine.expansions.registry import set_title
 from engine.language import _, ngettext
 from engine.words import tile_name
 from renderer.board import label_cells
-from renderer.jobs import bag_png, board_pieces_png, board_png
+from renderer.jobs import bag_png, board_pieces_png, board_png, cell_labels
 from service import Caller, PlayResult, ServiceError, TurnView
 from service.clock import TICK_EVERY
 
@@ -157,7 +157,7 @@ class Play(PhaseCog):
         language = user_language(interaction)
         pngs: list[bytes] = []
         # The current choice of the player to move, lettered as their turn post letters it.
-        legal = {f"{x},{y}": label for (x, y), label in label_cells(list(view.placements)).items()} or None
+        legal = cell_labels(view.placements) or None
         if region is None and self.service.workers is not None:  # whole, and in quarters if too big to read
             try:
                 pngs = await self.service.picture(who, board_pieces_png, game_id, legal, language=language)

@@ -21,8 +21,7 @@ from cogs.lobby import RematchButton
 from cogs.metrics import FAILED_POSTS
 from cogs.panel import turn_view
 from engine.language import _
-from renderer.board import label_cells
-from renderer.jobs import final_pieces_png, replay_gif, story_png, turn_pngs
+from renderer.jobs import cell_labels, final_pieces_png, replay_gif, story_png, turn_pngs
 from service import Caller, GameService, Notice, ServiceError, TurnView
 
 log = logging.getLogger(__name__)
@@ -94,7 +93,7 @@ class Table:
             if away is not None:
                 with speak(view.language):
                     lines = [*lines, present.away_line(view.player or "?", away)]
-        legal = {f"{x},{y}": label for (x, y), label in label_cells(list(view.placements)).items()}
+        legal = cell_labels(view.placements)
         clocks = present.clock_words(view)
         pngs = await pictures(self.service, turn_pngs, game_id, legal or None, clocks, who=who, language=view.language)
         files = present.turn_files(pngs)

@@ -26,7 +26,7 @@ from engine.moves import Question
 from engine.words import tile_name
 from locales import translations
 from renderer.board import label_cells
-from renderer.jobs import board_png, final_pieces_png, preview_png, story_png, turn_pngs
+from renderer.jobs import board_png, cell_labels, final_pieces_png, preview_png, story_png, turn_pngs
 from service import Ask, Caller, GameService, LobbyOptions, PlayResult, ServiceError, TurnView
 from storage import Store, open_database
 
@@ -223,7 +223,7 @@ async def _hint(service: GameService, view: TurnView) -> str:
 async def _picture(service: GameService, view: TurnView, folder: Path, name: str = "turn") -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / f"game-{view.game_id}-turn-{view.turn:03d}-{name}.png"
-    legal = {f"{x},{y}": label for (x, y), label in label_cells(list(view.placements)).items()}
+    legal = cell_labels(view.placements)
     if name == "turn":
         pngs = await service.picture(_player(view), turn_pngs, view.game_id, legal or None)
         path.write_bytes(pngs[0])

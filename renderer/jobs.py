@@ -11,13 +11,14 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import OrderedDict
+from collections.abc import Iterable
 from typing import Any
 
 from engine import Game, IllegalMove
 from engine.language import speaking
 from engine.record import load
 from locales import translations
-from renderer.board import chart_png_bytes, png_bytes, render_board, render_turn_pieces
+from renderer.board import chart_png_bytes, label_cells, png_bytes, render_board, render_turn_pieces
 from renderer.preview import render_preview
 from renderer.story import render_bag, render_story, story_title, tell
 from renderer.summary import render_final
@@ -84,6 +85,12 @@ def _remember(record: dict[str, Any], game: Game) -> None:
     _latest.move_to_end(setup)
     while len(_latest) > CACHE_SIZE:
         _latest.popitem(last=False)
+
+
+def cell_labels(cells: Iterable[tuple[int, int]]) -> dict[str, str]:
+    """The letters of the legal cells as the picture jobs take them ("x,y" -> label): the letters
+    ``label_cells`` gives, which the panel, ``/carc place`` and the terminal read too."""
+    return {f"{x},{y}": label for (x, y), label in label_cells(list(cells)).items()}
 
 
 def _cells(legal: dict[str, str] | None) -> dict[tuple[int, int], str] | None:
