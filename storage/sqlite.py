@@ -16,6 +16,7 @@ import asyncio
 import contextvars
 import os
 import sqlite3
+import threading
 import time
 from collections.abc import Awaitable, Callable, Coroutine, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -74,18 +75,28 @@ class SqliteDatabase(Database):
         self.url = f"sqlite:///{path}"
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite")
         self.conn: sqlite3.Connection | None = None
+        # Held while the connection's thread uses it. data_version, called on the event loop's
+        # thread, only reads when it is free: a statement stepped there while a transaction
+        # begins here left that transaction on a stale snapshot, and BEGIN IMMEDIATE then fails
+        # at once with "database is locked" (SQLITE_BUSY_SNAPSHOT: no busy handler is called).
+        self._in_use = threading.Lock()
 
     async def _run(self, job: Callable[[], T]) -> T:
         # The caller's context goes along: the language a Conflict's message is written in.
         context = contextvars.copy_context()
-        return await asyncio.get_running_loop().run_in_executor(self._thread, context.run, job)
+
+        def exclusive() -> T:
+            with self._in_use:
+                return context.run(job)
+
+        return await asyncio.get_running_loop().run_in_executor(self._thread, exclusive)
 
     async def open(self) -> None:
         self.conn = await self._run(self._connect)
 
     def _connect(self) -> sqlite3.Connection:
         # Explicit BEGIN/COMMIT (isolation_level None); check_same_thread=False lets data_version
-        # read one pragma from the event loop's thread (SQLite's serialized mode makes that safe).
+        # read one pragma from the event loop's thread, never while this thread uses it (_in_use).
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=5)
         conn.row_factory = sqlite3.Row
         # Switching a new file to WAL needs a lock SQLite does not wait for (no busy handler), so a
@@ -121,10 +132,14 @@ class SqliteDatabase(Database):
         return await self._run(job)
 
     def data_version(self) -> int | None:
+        if self.conn is None or not self._in_use.acquire(blocking=False):
+            return None  # the connection is busy on its thread: the caller asks the database
         try:
-            return int(self.conn.execute("PRAGMA data_version").fetchone()[0])  # type: ignore[union-attr]
-        except Exception:
+            return int(self.conn.execute("PRAGMA data_version").fetchall()[0][0])
+        except sqlite3.Error:
             return None
+        finally:
+            self._in_use.release()
 
     async def schema_version(self) -> int:
         return await self._run(lambda: _user_version(self.conn))  # type: ignore[arg-type]

@@ -36,3 +36,10 @@ def db_url(request, tmp_path):
     if request.param == "sqlite":
         return str(tmp_path / "test.db")
     return request.getfixturevalue("postgres").new_database()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Soak runs (marked slow) take minutes by design: no per-test time limit for them."""
+    for item in items:
+        if item.get_closest_marker("slow") is not None and item.get_closest_marker("timeout") is None:
+            item.add_marker(pytest.mark.timeout(0))

@@ -102,25 +102,32 @@ def kill_round(
 
     def follow(proc: subprocess.Popen[str], lines: list[str], ready: threading.Event) -> None:
         assert proc.stdout is not None
+        games: set[int] = set()
+        acked = 0  # counted line by line: the output of a long run is never parsed again
         for line in proc.stdout:
             lines.append(line)
-            got = _acks("".join(lines))
-            if len(got) >= acks_each and len({game for game, _version in got}) >= 2:
+            for game, _version in _acks(line):
+                games.add(game)
+                acked += 1
+            if acked >= acks_each and len(games) >= 2:
                 ready.set()  # this worker has played enough: it may be killed now
 
     jobs = zip(procs, outputs, progressed, strict=True)
     readers = [threading.Thread(target=follow, args=job, daemon=True) for job in jobs]
     for reader in readers:
         reader.start()
-    for proc, ready in zip(procs, progressed, strict=True):
-        while not ready.wait(1.0):  # never a deadline: only a worker that died early stops the wait
-            if proc.poll() is not None:
-                raise RuntimeError(f"a crash worker ended by itself (exit {proc.returncode})")
-    for proc in procs:
-        os.kill(proc.pid, signal.SIGKILL)
-    for proc, reader in zip(procs, readers, strict=True):
-        proc.wait()
-        reader.join()  # the pipe closed with the process: every line it wrote has been read
+    try:
+        for proc, ready in zip(procs, progressed, strict=True):
+            while not ready.wait(1.0):  # never a deadline: only a worker that died early stops the wait
+                if proc.poll() is not None:
+                    raise RuntimeError(f"a crash worker ended by itself (exit {proc.returncode}): see its stderr")
+    finally:  # a failure must not leave a worker playing (and its reader parsing) for the rest of the run
+        for proc in procs:
+            if proc.poll() is None:
+                os.kill(proc.pid, signal.SIGKILL)
+        for proc, reader in zip(procs, readers, strict=True):
+            proc.wait()
+            reader.join()  # the pipe closed with the process: every line it wrote has been read
     return Round([ack for lines in outputs for ack in _acks("".join(lines))], workers)
 
 
@@ -163,37 +170,42 @@ def kill_rolling(
             for line in proc.stdout:  # type: ignore[union-attr]
                 with arrived:
                     lines.append(line)
+                    tally[0] += len(_acks(line))
+                    tally[1] += line.startswith("TICK ")
                     arrived.notify_all()
 
         threading.Thread(target=read, daemon=True).start()
         return proc
 
+    tally = [0, 0]  # acks and ticks read so far, counted line by line
+
     def counted() -> tuple[int, int]:
-        text = "".join(lines)
-        return len(_acks(text)), sum(line.startswith("TICK ") for line in text.splitlines())
+        return tally[0], tally[1]
 
     seeds = iter(range(10**6))
     running = [start(next(seeds)) for _ in range(workers)]
     kill_times: list[float] = []
-    for _ in range(kills):
-        if by_progress:
-            acks, ticks = counted()
-            if not _wait(arrived, counted, (acks + rng.randrange(3, 11), ticks + 2)):
-                raise RuntimeError(f"no progress for {STALLED} s after {len(kill_times)} kills: {counted()}")
+    try:
+        for _ in range(kills):
+            if by_progress:
+                acks, ticks = counted()
+                if not _wait(arrived, counted, (acks + rng.randrange(3, 11), ticks + 2)):
+                    raise RuntimeError(f"no progress for {STALLED} s after {len(kill_times)} kills: {counted()}")
+            else:
+                time.sleep(rng.uniform(0.5, 2.0))
+            victim = running.pop(rng.randrange(len(running)))
+            os.kill(victim.pid, signal.SIGKILL)
+            victim.wait()
+            kill_times.append(time.time())
+            running.append(start(next(seeds)))
+        if by_progress:  # the last replacement joins in: the clock ticks on after the last kill
+            _wait(arrived, counted, (0, counted()[1] + 2))
         else:
-            time.sleep(rng.uniform(0.5, 2.0))
-        victim = running.pop(rng.randrange(len(running)))
-        os.kill(victim.pid, signal.SIGKILL)
-        victim.wait()
-        kill_times.append(time.time())
-        running.append(start(next(seeds)))
-    if by_progress:  # the last replacement joins in: the clock ticks on after the last kill
-        _wait(arrived, counted, (0, counted()[1] + 2))
-    else:
-        time.sleep(1.0)
-    for proc in running:
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait()
+            time.sleep(1.0)
+    finally:  # whatever happened, no worker outlives the run
+        for proc in running:
+            os.kill(proc.pid, signal.SIGKILL)
+            proc.wait()
     if not by_progress:
         time.sleep(0.2)  # the readers drain the pipes
     with arrived:
