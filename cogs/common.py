@@ -45,6 +45,20 @@ def table_of(client: Any) -> Table:
     return client.table  # type: ignore[no-any-return]
 
 
+async def channel_by_id(bot: Any, channel_id: str | None) -> Any:
+    """A channel (or thread) by its stored id: from the cache, else asked of Discord; None when
+    the id is not one or the channel is gone or out of reach."""
+    if not channel_id or not channel_id.isdigit():
+        return None
+    channel = bot.get_channel(int(channel_id))
+    if channel is None:
+        try:
+            channel = await bot.fetch_channel(int(channel_id))
+        except (discord.HTTPException, KeyError):
+            return None
+    return channel
+
+
 def not_in_dms() -> str:
     return _("Carcassonne is played in a server: use the commands there, not in direct messages.")
 

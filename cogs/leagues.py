@@ -18,7 +18,7 @@ from discord import app_commands
 from discord.ext import commands, tasks
 
 from cogs import present
-from cogs.common import caller_of, in_a_server, not_in_dms, service_of, table_of
+from cogs.common import caller_of, channel_by_id, in_a_server, not_in_dms, service_of, table_of
 from cogs.i18n import game_language, server_language, speak
 from cogs.lobby import LobbyButton
 from cogs.metrics import FAILED_POSTS
@@ -134,20 +134,9 @@ class Leagues(commands.Cog):
         current = current[:100].lower()
         return [app_commands.Choice(name=lg.name, value=lg.name) for lg in found if current in lg.name.lower()][:25]
 
-    async def _channel(self, channel_id: str | None) -> Any:
-        if not channel_id or not channel_id.isdigit():
-            return None
-        channel = self.bot.get_channel(int(channel_id))
-        if channel is None:
-            try:
-                channel = await self.bot.fetch_channel(int(channel_id))
-            except (discord.HTTPException, KeyError):
-                return None
-        return channel
-
     async def post_notice(self, notice: LeagueNotice, channel: Any = None) -> None:
         """Announce what a competition did, then give each opened game its thread."""
-        channel = channel or await self._channel(notice.channel_id)
+        channel = channel or await channel_by_id(self.bot, notice.channel_id)
         if channel is None:
             log.warning("league %s: no channel for %s", notice.league_id, notice.lines)
             return
@@ -159,7 +148,7 @@ class Leagues(commands.Cog):
             await channel.send(text, allowed_mentions=only_users(notice.mentions))
         for game in notice.games:
             await table_of(self.bot).open_game_thread(
-                channel, game.game_id, notice.guild_id, game.user_ids, clip(game.title, 100)
+                channel, game.game_id, notice.guild_id, game.user_ids, clip(game.title, 100), outbox=game.outbox
             )
 
     # ------------------------------------------------------------------ leagues

@@ -412,7 +412,7 @@ async def start_game(interaction: discord.Interaction, game_id: int) -> None:
     service = service_of(interaction)
     who = caller_of(interaction)
     try:
-        started = await service.start(who, game_id)
+        started = await service.start(who, game_id, title=f"Carcassonne #{game_id}")
     except ServiceError as exc:
         await say(interaction, str(exc))
         return
@@ -423,8 +423,9 @@ async def start_game(interaction: discord.Interaction, game_id: int) -> None:
         except discord.HTTPException as exc:
             log.info("lobby message of game %s not updated: %s", game_id, exc)
     await table_of(interaction.client).open_game_thread(
-        interaction.channel, game_id, row.guild_id, [], f"Carcassonne #{game_id}", interaction.message, started.lines
-    )
+        interaction.channel, game_id, row.guild_id, [], f"Carcassonne #{game_id}", interaction.message, started.lines,
+        started.outbox,
+    )  # fmt: skip
     await say(interaction, _("Game #{id} has started: see its thread.").format(id=game_id))
 
 

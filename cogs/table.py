@@ -7,6 +7,7 @@ It acts for the game's own server (``Caller.system``).
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import logging
@@ -15,7 +16,7 @@ from typing import Any
 import discord
 
 from cogs import present
-from cogs.common import picture, pictures
+from cogs.common import channel_by_id, picture, pictures
 from cogs.i18n import speak
 from cogs.lobby import RematchButton
 from cogs.metrics import FAILED_POSTS
@@ -38,16 +39,8 @@ class Table:
     async def thread_of(self, game_id: int, guild_id: str | None, fallback: Any = None) -> Any:
         """The game's thread (or, failing that, ``fallback``)."""
         row = await self.service.lobby(Caller.system(guild_id), game_id)
-        if row.thread_id:
-            channel = self.bot.get_channel(int(row.thread_id))
-            if channel is None:
-                try:
-                    channel = await self.bot.fetch_channel(int(row.thread_id))
-                except discord.HTTPException:
-                    channel = None
-            if channel is not None:
-                return channel
-        return fallback
+        thread = await channel_by_id(self.bot, row.thread_id)
+        return fallback if thread is None else thread
 
     async def post_turn(self, channel: Any, view: TurnView, lines: list[str], nonce: str | None = None) -> None:
         """The board, what happened, and the Take turn button; or the final result (in the game's language).
@@ -167,26 +160,36 @@ class Table:
 
     async def open_game_thread(
         self, channel: Any, game_id: int, guild_id: str | None, user_ids: list[str], title: str, starter: Any = None,
-        opening: list[str] | None = None,
+        opening: list[str] | None = None, outbox: list[int] | None = None,
     ) -> None:  # fmt: skip
         """A thread for a started game (from its lobby message when there is one), the
         seats with their colours, the players pinged, what the computers who sit first did
-        (``opening``), and the first human turn."""
-        system = Caller.system(guild_id)
+        (``opening``), and the first human turn. ``outbox``: the rows of this opening post
+        (``PlayResult.outbox``), marked once it went out; a process that dies before leaves them
+        to the deadline clock, which opens the thread then (``post_notice``)."""
+        thread = await self._game_thread(channel, game_id, guild_id, title, starter)
+        if thread is None:
+            return
+        nonce = f"carc-n{outbox[0]}" if outbox else None
         try:
-            if starter is not None:
-                thread = await starter.create_thread(name=present.clip(title, 100), auto_archive_duration=10080)
-            else:
-                thread = await channel.create_thread(
-                    name=present.clip(title, 100), auto_archive_duration=10080, type=discord.ChannelType.public_thread
-                )
-        except (discord.HTTPException, AttributeError) as exc:
-            FAILED_POSTS.labels("thread").inc()
-            log.warning("no thread for game %s: %s", game_id, exc)
-            thread = channel
-        else:
-            await self.service.attach(system, game_id, thread_id=str(thread.id))
-        view = await self.service.turn(system, game_id)
+            view = await self._post_opening(thread, game_id, guild_id, user_ids, opening or [], nonce)
+        except discord.HTTPException as exc:  # left to the clock, which posts it again (same nonces)
+            FAILED_POSTS.labels("turn").inc()
+            log.warning("could not post game %s's opening: %s", game_id, exc)
+            return
+        if outbox:
+            try:
+                await self.service.mark_posted(outbox)
+            except Exception:  # the clock posts it again after its hold, under the same nonce
+                log.exception("game %s: the opening post went out but is not marked", game_id)
+        await self.notify_by_dm(view)
+
+    async def _post_opening(
+        self, thread: Any, game_id: int, guild_id: str | None, user_ids: list[str], opening: list[str],
+        nonce: str | None,
+    ) -> TurnView:  # fmt: skip
+        """The seats with their colours (the players pinged) and the first turn, in the thread."""
+        view = await self.service.turn(Caller.system(guild_id), game_id)
         pings = " ".join(present.mention(u, "") for u in user_ids if present.is_snowflake(u))
         with speak(view.language):
             head = _("Game #{id} starts. Seats and colours: {seats}.").format(
@@ -194,16 +197,42 @@ class Table:
             )
         if pings:
             await thread.send(
-                present.clip(f"{pings} {head}"),
-                allowed_mentions=present.ping_users(user_ids),
-            )
+                present.clip(f"{pings} {head}"), allowed_mentions=present.ping_users(user_ids),
+                nonce=f"{nonce}h" if nonce else None,
+            )  # fmt: skip
             head = ""
-        await self.post_turn(thread, view, ([head] if head else []) + list(opening or []))
-        await self.notify_by_dm(view)
+        await self.post_turn(thread, view, ([head] if head else []) + opening, nonce)
+        return view
+
+    async def _game_thread(self, channel: Any, game_id: int, guild_id: str | None, title: str, starter: Any) -> Any:
+        """The game's thread: the one it has (an opening posted again), else a new one (from the
+        lobby message ``starter`` when there is one); ``channel`` itself when none can be made."""
+        system = Caller.system(guild_id)
+        existing = await self.thread_of(game_id, guild_id)
+        if existing is not None:
+            return existing
+        try:
+            if starter is not None:
+                thread = await starter.create_thread(name=present.clip(title, 100), auto_archive_duration=10080)
+            elif channel is not None:
+                thread = await channel.create_thread(
+                    name=present.clip(title, 100), auto_archive_duration=10080, type=discord.ChannelType.public_thread
+                )
+            else:
+                return None
+        except (discord.HTTPException, AttributeError) as exc:
+            FAILED_POSTS.labels("thread").inc()
+            log.warning("no thread for game %s: %s", game_id, exc)
+            return channel
+        await self.service.attach(system, game_id, thread_id=str(thread.id))
+        return thread
 
     async def post_notice(self, notice: Notice) -> None:
         """What the deadline clock did: a reminder in the thread, or the turn it played. Its nonce
         names its outbox row: a notice posted again (its process died before marking it) is kept once."""
+        if notice.kind == "started":  # its process died before the opening post: made now
+            await self._opening_again(notice)
+            return
         channel = await self.thread_of(notice.game_id, notice.guild_id)
         nonce = f"carc-n{notice.outbox[0]}" if notice.outbox else None
         if notice.kind == "reminder":
@@ -217,3 +246,22 @@ class Table:
         elif notice.turn is not None:
             await self.post_turn(channel, notice.turn, notice.lines, nonce)
             await self.notify_by_dm(notice.turn)
+
+    async def _opening_again(self, notice: Notice) -> None:
+        """A started game's opening post from the outbox: its thread (from the lobby message when
+        it can still be read), the seats and the first turn, under the row's nonce. A failure
+        raises: the clock's loop offers the notice again."""
+        row = await self.service.lobby(Caller.system(notice.guild_id), notice.game_id)
+        channel = await channel_by_id(self.bot, row.channel_id)
+        starter = None
+        if channel is not None and row.lobby_message and row.lobby_message.isdigit() and not row.thread_id:
+            with contextlib.suppress(discord.HTTPException, AttributeError):
+                starter = await channel.fetch_message(int(row.lobby_message))
+        title = notice.title or f"Carcassonne #{notice.game_id}"
+        thread = await self._game_thread(channel, notice.game_id, notice.guild_id, title, starter)
+        if thread is None:
+            raise RuntimeError(f"game {notice.game_id}: no channel to open its thread in")
+        nonce = f"carc-n{notice.outbox[0]}" if notice.outbox else None
+        users = [seat.user_id for seat in row.seats]
+        view = await self._post_opening(thread, notice.game_id, notice.guild_id, users, notice.lines, nonce)
+        await self.notify_by_dm(view)

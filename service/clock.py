@@ -334,9 +334,10 @@ def _lines(row: Pending) -> list[str]:
 def _notice(
     row: Pending, guild: str | None, ids: list[int], lines: list[str] | None = None, turn: TurnView | None = None
 ) -> Notice:
-    user, player = row.body.get("user_id"), row.body.get("player")
+    user, player, title = row.body.get("user_id"), row.body.get("player"), row.body.get("title")
     return Notice(row.kind, row.game_id, guild, str(user or ""), str(player or ""),
-                  _lines(row) if lines is None else lines, turn, ids)  # fmt: skip
+                  _lines(row) if lines is None else lines, turn, ids,
+                  title[:100] if isinstance(title, str) else None)  # fmt: skip
 
 
 def _duration(delta: timedelta) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import random
 import secrets
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -20,7 +21,7 @@ from locales import LANGUAGES
 from service import validate
 from service.announce import announce, game_language, in_language
 from service.caller import Caller, caller
-from service.core import ServiceCore
+from service.core import PLAYED_HOLD, ServiceCore
 from service.gamelog import TIMEOUT_POLICIES
 from service.timecontrol import PER_TURN, BadTimeControl, canonical, parse, starting_banks
 from service.validate import ServiceError
@@ -255,14 +256,19 @@ class Lobbies(ServiceCore):
             raise ServiceError(str(exc)) from None
         return await self.lobby(who, game_id)
 
-    async def start(self, who: Caller, game_id: int, autoplay: bool = True) -> PlayResult:
+    async def start(
+        self, who: Caller, game_id: int, autoplay: bool = True, title: str | None = None
+    ) -> PlayResult:
         """Fix the seat order (shuffled with the game's seed) and deal the first tile.
 
         With ``autoplay`` the computer players who sit first play at once, and the result says
         what they did (the front end posts it before the first human turn); without, the caller
-        runs ``run_automatic`` itself (to watch every turn).
+        runs ``run_automatic`` itself (to watch every turn). With a front end that marks its
+        posts (``outbox_turns``), the opening post (the game's thread, named ``title``, and the
+        first turn) is in the outbox with the start: ``PlayResult.outbox``.
         """
         who, game_id = caller(who), validate.game_id(game_id)
+        title = None if title is None else validate.shorten(title, 100)  # a thread's name: 100 at most
         async with self.log.lock(game_id):
             row = await self.lobby(who, game_id)
             if row.status != "lobby":
@@ -284,14 +290,21 @@ class Lobbies(ServiceCore):
             setup["users"] = [s.user_id for s in seats]
             banks = starting_banks(parse(opts.time_control), len(seats))
             clocks = None if banks is None else {"left": banks, "actor": game.actor}
+            holder = f"{self.instance_id}/{uuid.uuid4().hex[:12]}" if self.outbox_turns else None
+            notice = None
+            if holder is not None:
+                notice = self.outgoing(holder, "started", row, who.user_id, "", [], PLAYED_HOLD)
+                notice.body["title"] = title or f"Carcassonne #{game_id}"
             try:
-                await self.store.start_game(game_id, setup, setup["users"], self.clock(), clocks)
+                await self.store.start_game(game_id, setup, setup["users"], self.clock(), clocks, notice)
             except Conflict as exc:
                 raise ServiceError(str(exc)) from None
             self.log.cache(game_id, 0, game, True)
-        events = await self.run_automatic(who, game_id) if autoplay else []
+        # The computers who sit first play now; what they did is told in the same opening post.
+        events = await self.run_automatic(who, game_id, notify=holder) if autoplay else []
         turn = await self.turn(who, game_id)
-        return PlayResult(events, announce(events, turn.language), turn)
+        outbox = await self.store.held_notices(holder) if holder is not None else []
+        return PlayResult(events, announce(events, turn.language), turn, outbox=outbox)
 
     async def choose(self, who: Caller, game_id: int, option: str, values: list[str]) -> GameRow:
         """A player's picks for an expansion's lobby option (``SeatPick``: castles chosen in the lobby)."""

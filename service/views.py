@@ -70,9 +70,10 @@ class Said(list[str]):
 
 @dataclass
 class Notice:
-    """Something the deadline clock did: a reminder due, a turn timed out, a computer moved."""
+    """What players are to be told from the outbox: a reminder due, a turn timed out, a computer
+    moved, a turn played or a game started whose post did not go out (its process died)."""
 
-    kind: str  # "reminder" | "timeout" | "moved"
+    kind: str  # "reminder" | "timeout" | "moved" | "played" | "left" | "started"
     game_id: int
     guild_id: str | None
     user_id: str
@@ -80,6 +81,7 @@ class Notice:
     lines: list[str]
     turn: TurnView | None = None
     outbox: list[int] = field(default_factory=list)  # the outbox rows it posts (GameService.posted marks them)
+    title: str | None = None  # "started": the name of the game's thread
 
 
 @dataclass

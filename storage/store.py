@@ -469,10 +469,11 @@ class Store:
 
     async def start_game(
         self, game_id: int, setup: dict[str, Any], order: list[str], now: datetime,
-        clocks: dict[str, Any] | None = None,
+        clocks: dict[str, Any] | None = None, notice: Outgoing | None = None,
     ) -> None:  # fmt: skip
         """Lobby -> active: the engine setup and the seat order (user ids) are fixed; ``clocks``:
-        the players' starting time banks (None: a per-turn game)."""
+        the players' starting time banks (None: a per-turn game); ``notice``: the game's opening
+        post, to the outbox in the same transaction."""
 
         async def body(tx: Tx) -> None:
             changed = await tx.execute(
@@ -487,6 +488,7 @@ class Store:
                 "UPDATE seats SET seat = ? WHERE game_id = ? AND user_id = ?",
                 [(seat, game_id, user_id) for seat, user_id in enumerate(order)],
             )
+            await _enqueue(tx, game_id, notice, now)
 
         await self._write(body, game_id)
 

@@ -95,6 +95,7 @@ async def test_a_divisional_season_through_the_commands(tmp_path):
                                           for t in threads)  # fmt: skip
         round_post = next(m for m in h.messages_in(channel) if "round 1 of 3" in m["content"])
         assert round_post["content"].count("<@") == 4
+        assert await h.bot.service.store.unposted() == 0  # each match's opening post went out and is marked
         leagues = h.bot.leagues
         league = await leagues.find(anyone(str(next(iter(h.fake.guilds)))), name)
         fixtures = reply_of(h, await h.slash(members[1], channel, "league fixtures", name=name))

@@ -601,3 +601,54 @@ async def test_a_resignation_whose_post_never_went_out_is_posted_by_the_clock_on
         assert len(new) == 1 and "Cy resigned" in new[0]["content"] and "Final scores" in new[0]["content"]
         assert await service.store.unposted() == 0
         clean(h)
+
+
+async def test_a_game_whose_opening_post_never_went_out_gets_its_thread_from_the_clock_once(tmp_path):
+    """The Start button opens the thread and marks the opening posted. A game started by a
+    process that died before its opening post (the start committed with its notice, a computer
+    who sits first has played) gets its thread from the lobby message, the seats and the first
+    turn with what the computer did, from the clock once the hold is over; once."""
+    from datetime import timedelta
+
+    from service import GameService
+    from service.core import PLAYED_HOLD
+
+    ann, bob = User(803, "Ann"), User(804, "Bob")
+    async with running(tmp_path, [ann, bob]) as (h, channel, _):
+        service = h.bot.service
+        answer = await h.slash(ann, channel, "carc new", sets="base", players=3)
+        lobby = answer.public[-1]
+        await h.click(bob, h.fake.messages[int(lobby["id"])], "Join")
+        await h.click(ann, h.fake.messages[int(lobby["id"])], "Start")
+        assert int(lobby["id"]) in h.fake.threads_from and await service.store.unposted() == 0
+        answer = await h.slash(ann, channel, "carc new", sets="base", players=3)
+        lobby = answer.public[-1]
+        game_id = int(lobby["components"][0]["components"][0]["custom_id"].split(":")[2])
+        await h.click(bob, h.fake.messages[int(lobby["id"])], "Join")
+        who = await any_of(service, game_id)
+        host = as_(str(ann.id), who.guild_id)
+        await service.add_ai(host, game_id, "easy")
+        seats = list((await service.lobby(who, game_id)).seats)
+
+        def first_seat(seed):  # the start shuffles the seats with the game's seed
+            order = list(seats)
+            random.Random(seed).shuffle(order)
+            return order[0]
+
+        seed = next(n for n in range(1, 100) if first_seat(n).is_ai)
+        await service.store.update_lobby_options(game_id, lambda options: options.update(seed=seed), service.clock())
+        dead = GameService(service.store, clock=service.clock)  # another process, about to die
+        dead.outbox_turns = True
+        started = await dead.start(host, game_id, title="Carcassonne #opening")  # the computer plays first
+        assert started.events and len(started.outbox) >= 2  # the opening, and the computer's turn
+        assert int(lobby["id"]) not in h.fake.threads_from
+        real = service.clock
+        service.clock = service.log.clock = lambda: real() + PLAYED_HOLD + timedelta(seconds=5)
+        await h.bot.get_cog("Play").deadlines()
+        thread = h.fake.threads_from[int(lobby["id"])]  # from the lobby message, as the Start button does
+        posts = h.messages_in(thread)
+        assert f"<@{ann.id}>" in posts[0]["content"] and "starts. Seats and colours" in posts[0]["content"]
+        assert turn_message(h, thread) is posts[-1] and len(posts) == 2
+        await h.bot.get_cog("Play").deadlines()
+        assert len(h.messages_in(thread)) == 2 and await service.store.unposted() == 0
+        clean(h)

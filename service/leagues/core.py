@@ -460,18 +460,6 @@ class LeagueCore:
             sets=fixture.sets, max_players=2, turn_limit=rules.turn_limit, timeout_policy=rules.timeout_policy,
             language=league.options.get("language", "en"), time_control=rules.time_control,
         )  # fmt: skip
-        try:
-            home = acting_for(fixture.home, competition.guild_id)
-            row = await self.games.create_lobby(
-                home, names[fixture.home], options, competition.channel_id, True, league.id
-            )  # fmt: skip
-            await self.store.add_fixture_game(fixture.id, number, row.id)
-            await self.games.join(acting_for(fixture.away, competition.guild_id), row.id, names[fixture.away])
-            await self.games.start(home, row.id, False)
-        except (ServiceError, Conflict) as exc:
-            # A player who left the league cannot be seated: the deadline rules the match.
-            log.warning("league %s fixture %s: game %s not opened: %s", league.id, fixture.id, number, exc)
-            return None
         if number > best_of:  # a knockout match still level: one more game decides it
             match = _(" (game {n}, a deciding game)").format(n=number)
         else:
@@ -479,8 +467,20 @@ class LeagueCore:
         division = f"division {fixture.division}, " if rules.format == "divisions" and stage is None else ""
         where = stage or f"R{fixture.round}"
         title = f"{league.name} S{competition.season} {where}: {names[fixture.home]} v {names[fixture.away]}"
+        try:
+            home = acting_for(fixture.home, competition.guild_id)
+            row = await self.games.create_lobby(
+                home, names[fixture.home], options, competition.channel_id, True, league.id
+            )  # fmt: skip
+            await self.store.add_fixture_game(fixture.id, number, row.id)
+            await self.games.join(acting_for(fixture.away, competition.guild_id), row.id, names[fixture.away])
+            started = await self.games.start(home, row.id, False, title=title + match)
+        except (ServiceError, Conflict) as exc:
+            # A player who left the league cannot be seated: the deadline rules the match.
+            log.warning("league %s fixture %s: game %s not opened: %s", league.id, fixture.id, number, exc)
+            return None
         log.info("league %s: %s%s opened as game %s (%s)", league.id, division, title, row.id, match)
-        return OpenedGame(row.id, [fixture.home, fixture.away], title + match)
+        return OpenedGame(row.id, [fixture.home, fixture.away], title + match, started.outbox)
 
     async def _outcomes(
         self, league_id: int, season: int, rules: CompetitionRules

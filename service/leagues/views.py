@@ -25,6 +25,7 @@ class OpenedGame:
     game_id: int
     user_ids: list[str]
     title: str
+    outbox: list[int] = field(default_factory=list)  # its opening post's outbox rows (PlayResult.outbox)
 
 
 @dataclass
