@@ -28,7 +28,7 @@ from benchmarks.table import print_table
 from engine.ai import computer_moves
 from service import GameService, LobbyOptions
 from storage import Store, open_database
-from storage.store import iso
+from storage.times import iso
 from tests.helpers import SYSTEM, anyone, as_  # noqa: F401
 
 NOW = datetime(2026, 6, 1, 12, 0, tzinfo=UTC)

@@ -31,7 +31,7 @@ from benchmarks.table import print_grid
 from service import GameService, LobbyOptions, ServiceError
 from storage import Store, open_database
 from storage.copy import copy_database
-from storage.store import iso
+from storage.times import iso
 from tests.helpers import anyone, as_
 
 CLIENTS = 32

@@ -30,7 +30,7 @@ from benchmarks.table import print_grid, print_table
 from service import GameService, LobbyOptions, ServiceError, TurnView
 from service.memory import tune_gc
 from storage import Store, open_database
-from storage.store import iso
+from storage.times import iso
 from tests.helpers import SYSTEM, anyone, as_, draft_question  # noqa: F401
 
 

@@ -94,6 +94,7 @@ class Leagues(commands.Cog):
         service = getattr(bot, "leagues", None)
         if service is not None:
             service.notice_listeners.append(self.post_notice)
+            service.outbox_posts = True  # each announcement is marked once posted (post_notice)
 
     async def cog_load(self) -> None:
         if getattr(self.bot, "leagues", None) is not None:
@@ -135,7 +136,8 @@ class Leagues(commands.Cog):
         return [app_commands.Choice(name=lg.name, value=lg.name) for lg in found if current in lg.name.lower()][:25]
 
     async def post_notice(self, notice: LeagueNotice, channel: Any = None) -> None:
-        """Announce what a competition did, then give each opened game its thread."""
+        """Announce what a competition did (marked posted: ``LeagueNotice.outbox``), then give each
+        opened game its thread (each marks its own opening)."""
         channel = channel or await channel_by_id(self.bot, notice.channel_id)
         if channel is None:
             log.warning("league %s: no channel for %s", notice.league_id, notice.lines)
@@ -145,7 +147,13 @@ class Leagues(commands.Cog):
             pings = " ".join(_mention(u, names.get(u, "?")) for u in dict.fromkeys(notice.mentions))
             lines = (discord.utils.escape_markdown(discord.utils.escape_mentions(line)) for line in notice.lines)
             text = clip("\n".join(lines) + "\n" + pings)
-            await channel.send(text, allowed_mentions=only_users(notice.mentions))
+            nonce = f"carc-n{notice.outbox[0]}" if notice.outbox else None  # a post repeated is kept once
+            await channel.send(text, allowed_mentions=only_users(notice.mentions), nonce=nonce)
+            if notice.outbox:
+                try:
+                    await leagues_of_bot(self.bot).mark_posted(notice.outbox)
+                except Exception:  # posted again by the league clock after its hold, under the same nonce
+                    log.exception("league %s: the announcement went out but is not marked", notice.league_id)
         for game in notice.games:
             await table_of(self.bot).open_game_thread(
                 channel, game.game_id, notice.guild_id, game.user_ids, clip(game.title, 100), outbox=game.outbox

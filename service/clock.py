@@ -34,7 +34,8 @@ from service.validate import ServiceError
 from service.views import Notice, TurnView
 from service.workers import computer_turn
 from storage import GameRow
-from storage.store import Pending, parse_time
+from storage.outbox import Pending
+from storage.times import parse_time
 
 log = logging.getLogger(__name__)
 

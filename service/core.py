@@ -19,7 +19,7 @@ from service.validate import ServiceError
 from service.views import TurnView
 from service.workers import Workers
 from storage import GameRow, Store
-from storage.store import Outgoing
+from storage.outbox import Outgoing
 
 # How long a process holds the outbox rows it is to post (service/clock.py): a process that died
 # before posting them leaves them to whichever process ticks after that.

@@ -30,7 +30,9 @@ from engine.snapshot import STATE_FORMAT, BadSnapshot
 from service import timecontrol, validate
 from service.validate import ServiceError
 from storage import Conflict, GameRow, NotFound, Store
-from storage.store import Corrupted, Loaded, Outgoing, iso, move_text, parse_time
+from storage.outbox import Outgoing
+from storage.store import Corrupted, Loaded, move_text
+from storage.times import iso, parse_time
 
 log = logging.getLogger(__name__)
 

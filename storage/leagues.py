@@ -10,7 +10,8 @@ from typing import Any
 
 from engine.language import _
 from storage.backend import IntegrityError, Tx
-from storage.store import Conflict, NotFound, Store, iso, parse_time
+from storage.store import Conflict, NotFound, Store
+from storage.times import iso, parse_time
 
 RatingKey = tuple[int, str]  # (season number, user id)
 Rating = tuple[float, float, int]  # (mu, sigma, games)

@@ -324,6 +324,36 @@ MIGRATIONS.append((14, """
         CREATE INDEX games_due ON games (due_at) WHERE status = 'active';
 """))
 
+
+# A league's announcements join the outbox (a round opened, a match decided, the champion): a row
+# is a game's (game_id) or a league's (league_id), never both. SQLite cannot drop NOT NULL from a
+# column: the table is rebuilt, its AUTOINCREMENT counter carried over (ids, and the nonces made
+# from them, never repeat, even those of rows already deleted).
+MIGRATIONS.append((15, """
+        CREATE TABLE outbox_15 (
+            id          INTEGER PRIMARY KEY AUTOINCREMENT,
+            game_id     INTEGER REFERENCES games (id),
+            league_id   INTEGER REFERENCES leagues (id),
+            version     INTEGER NOT NULL,
+            kind        TEXT NOT NULL,
+            body        TEXT NOT NULL,
+            created_at  TEXT NOT NULL,
+            holder      TEXT,
+            until       TEXT,
+            tries       INTEGER NOT NULL DEFAULT 0,
+            posted_at   TEXT,
+            CHECK ((game_id IS NULL) <> (league_id IS NULL))
+        );
+        INSERT INTO outbox_15 (id, game_id, version, kind, body, created_at, holder, until, tries, posted_at)
+            SELECT id, game_id, version, kind, body, created_at, holder, until, tries, posted_at FROM outbox;
+        DELETE FROM sqlite_sequence WHERE name = 'outbox_15';
+        INSERT INTO sqlite_sequence (name, seq) SELECT 'outbox_15', seq FROM sqlite_sequence WHERE name = 'outbox';
+        DROP TABLE outbox;
+        ALTER TABLE outbox_15 RENAME TO outbox;
+        CREATE INDEX outbox_pending ON outbox (id) WHERE posted_at IS NULL;
+        CREATE INDEX outbox_posted ON outbox (posted_at);
+"""))
+
 # PostgreSQL's schema: the same tables, columns and append-only rules as SQLite's at the same
 # version, in PostgreSQL's types (identity keys, bytea, double precision; times stay ISO text and
 # JSON stays text, so both backends store the same values). A new SQLite migration gets its
@@ -562,4 +592,9 @@ POSTGRES_MIGRATIONS.append((14, """
         CREATE INDEX outbox_posted ON outbox (posted_at);
         ALTER TABLE games ADD COLUMN due_at TEXT;
         CREATE INDEX games_due ON games (due_at) WHERE status = 'active';
+"""))
+POSTGRES_MIGRATIONS.append((15, """
+        ALTER TABLE outbox ALTER COLUMN game_id DROP NOT NULL;
+        ALTER TABLE outbox ADD COLUMN league_id BIGINT REFERENCES leagues (id);
+        ALTER TABLE outbox ADD CONSTRAINT outbox_game_or_league CHECK ((game_id IS NULL) <> (league_id IS NULL));
 """))

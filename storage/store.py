@@ -16,6 +16,8 @@ from typing import Any, NamedTuple, TypeVar
 
 from engine.language import _
 from storage.backend import Database, Tx
+from storage.outbox import OutboxStore, Outgoing, enqueue
+from storage.times import iso, parse_time
 
 T = TypeVar("T")
 
@@ -41,10 +43,6 @@ SEAT_STATUSES = ("playing", "resigned", "forfeited", "kicked")
 
 
 NEVER = "9999-12-31T23:59:59+00:00"  # the due time of a clock that never runs out (no limit)
-
-
-def iso(t: datetime) -> str:
-    return t.astimezone(UTC).isoformat(timespec="seconds")
 
 
 _SAVE_SNAPSHOT = (
@@ -75,45 +73,6 @@ _BUMP = "UPDATE games SET revision = revision + 1, due_at = NULL WHERE id = ?"
 def move_text(move: dict[str, Any]) -> str:
     """A move as the log stores it (snapshots keep a digest of these texts)."""
     return json.dumps(move)
-
-
-def parse_time(text: str | None) -> datetime | None:
-    return datetime.fromisoformat(text) if text else None
-
-
-class Outgoing(NamedTuple):
-    """A notice for players, written to the outbox in the transaction of the change it tells of
-    (see ``claim_notices``): held by ``holder`` for posting until ``until``."""
-
-    kind: str  # "reminder" | "timeout" | "moved" | "played" ...
-    body: dict[str, Any]  # what the front end needs: user_id, player, lines
-    holder: str
-    until: datetime
-
-
-class Pending(NamedTuple):
-    """An outbox row to post: the game's version after the change it tells of."""
-
-    id: int
-    game_id: int
-    version: int
-    kind: str
-    body: dict[str, Any]
-    created_at: datetime | None
-
-
-# An outbox row at the game's version as the transaction leaves it.
-_ENQUEUE = (
-    "INSERT INTO outbox (game_id, version, kind, body, created_at, holder, until)"
-    " SELECT id, version, ?, ?, ?, ?, ? FROM games WHERE id = ?"
-)
-
-
-async def _enqueue(tx: Tx, game_id: int, notice: Outgoing | None, now: datetime) -> None:
-    if notice is not None:
-        await tx.execute(
-            _ENQUEUE, (notice.kind, json.dumps(notice.body), iso(now), notice.holder, iso(notice.until), game_id)
-        )
 
 
 class Appended(NamedTuple):
@@ -164,7 +123,7 @@ class GameRow:
         return next((s for s in self.seats if s.user_id == user_id), None)
 
 
-class Store:
+class Store(OutboxStore):
     """Games, seats, the move log, snapshots, player settings and the clock's claims, over one
     ``Database`` (SQLite or PostgreSQL: the SQL below is what both speak)."""
 
@@ -431,7 +390,7 @@ class Store:
             if await tx.execute(sql, args) != 1:
                 return False
             await tx.execute(_BUMP, (game_id,))
-            await _enqueue(tx, game_id, notice, now or datetime.now(UTC))
+            await enqueue(tx, game_id, notice, now or datetime.now(UTC))
             return True
 
         return await self._write(body, game_id)
@@ -459,7 +418,7 @@ class Store:
             )
             if left != 1:
                 raise Conflict(_("that player has already left"))  # the whole transaction is undone
-            await _enqueue(tx, game_id, notice, now)
+            await enqueue(tx, game_id, notice, now)
             return True
 
         try:
@@ -488,7 +447,7 @@ class Store:
                 "UPDATE seats SET seat = ? WHERE game_id = ? AND user_id = ?",
                 [(seat, game_id, user_id) for seat, user_id in enumerate(order)],
             )
-            await _enqueue(tx, game_id, notice, now)
+            await enqueue(tx, game_id, notice, now)
 
         await self._write(body, game_id)
 
@@ -563,7 +522,7 @@ class Store:
             )
             if snapshot is not None:
                 await tx.execute(_SAVE_SNAPSHOT + _NEWER_SNAPSHOT, (game_id, version, *snapshot))
-            await _enqueue(tx, game_id, notice, now)  # what players are told, committed with the moves
+            await enqueue(tx, game_id, notice, now)  # what players are told, committed with the moves
             return int(changed[0])
 
         revision = await self._write(body, game_id)
@@ -718,80 +677,10 @@ class Store:
                 (stage, game_id, version, stage),
             )
             if changed == 1:
-                await _enqueue(tx, game_id, notice, now or datetime.now(UTC))
+                await enqueue(tx, game_id, notice, now or datetime.now(UTC))
             return changed == 1
 
         return await self._write(body, game_id)
-
-    # ------------------------------------------------------------------ the outbox
-    async def claim_notices(
-        self, holder: str, now: datetime, ttl: timedelta, limit: int = 500, max_tries: int = 5, also: str = ""
-    ) -> list[Pending]:
-        """The outbox rows ``holder`` is to post now, oldest first: those it holds already, and
-        those nobody holds any more (written by a process that died before posting them, or
-        whose post failed); each is held by exactly one of the processes asking at once until
-        ``now + ttl`` (rows another process is reading are skipped, not waited for), and those of
-        holders named ``also`` + anything (this process's earlier ticks). A row is offered
-        ``max_tries`` times at most (a post that keeps failing is given up)."""
-        skip = " FOR UPDATE SKIP LOCKED" if self.db.dialect == "postgresql" else ""
-
-        async def body(tx: Tx) -> list[Pending]:
-            mine, args = "", [max_tries, iso(now), holder]
-            if also:
-                mine, args = " OR substr(holder, 1, ?) = ?", [*args, len(also), also]
-            rows = await tx.fetch(
-                "SELECT id, game_id, version, kind, body, created_at FROM outbox WHERE posted_at IS NULL"
-                f" AND tries < ? AND (holder IS NULL OR until < ? OR holder = ?{mine}) ORDER BY id LIMIT ?" + skip,
-                (*args, limit),
-            )
-            await tx.executemany(
-                "UPDATE outbox SET holder = ?, until = ?, tries = tries + 1 WHERE id = ?",
-                [(holder, iso(now + ttl), r[0]) for r in rows],
-            )
-            out = []
-            for r in rows:
-                try:
-                    said = json.loads(r[4])
-                except (TypeError, ValueError):
-                    said = None
-                out.append(Pending(int(r[0]), int(r[1]), int(r[2]), str(r[3]), said if isinstance(said, dict) else {},
-                                   _lenient_time(r[5])))  # fmt: skip
-            return out
-
-        return await self._write(body)
-
-    async def notices_posted(self, ids: list[int], now: datetime) -> int:
-        """Mark outbox rows posted (rows a week old are dropped, posted or given up); how many were not yet."""
-        if not ids:
-            return 0
-        marks = ", ".join("?" for _ in ids)
-
-        async def body(tx: Tx) -> int:
-            changed = await tx.execute(
-                f"UPDATE outbox SET posted_at = ? WHERE id IN ({marks}) AND posted_at IS NULL", (iso(now), *ids)
-            )
-            # Posted a week ago, or never (a post that kept failing, given up): nothing more to tell.
-            week = iso(now - timedelta(days=7))
-            await tx.execute("DELETE FROM outbox WHERE posted_at < ? OR (posted_at IS NULL AND created_at < ?)",
-                             (week, week))  # fmt: skip
-            return changed
-
-        return await self._write(body)
-
-    async def held_notices(self, holder: str) -> list[int]:
-        """The outbox rows ``holder`` holds, not posted yet, oldest first."""
-        rows = await self._read("SELECT id FROM outbox WHERE holder = ? AND posted_at IS NULL ORDER BY id", (holder,))
-        return [int(r[0]) for r in rows]
-
-    async def release_notices(self, ids: list[int]) -> None:
-        """Outbox rows whose post failed: free for the next tick of any process."""
-        if ids:
-            sql = f"UPDATE outbox SET holder = NULL WHERE id IN ({', '.join('?' for _ in ids)}) AND posted_at IS NULL"
-            await self._write(lambda tx: tx.execute(sql, ids))
-
-    async def unposted(self) -> int:
-        """Outbox rows not posted yet (``bot.py health``, the chaos benchmark)."""
-        return int((await self._read("SELECT count(*) FROM outbox WHERE posted_at IS NULL"))[0][0])
 
     # ------------------------------------------------------------------ players
     async def player_settings(self, user_id: str) -> dict[str, Any]:
@@ -965,13 +854,6 @@ async def _read_row(tx: Tx, game_id: int) -> tuple[Any, list[Any]]:
         (game_id,),
     )
     return row, seats
-
-
-def _lenient_time(text: Any) -> datetime | None:
-    try:
-        return datetime.fromisoformat(text) if isinstance(text, str) else None
-    except ValueError:
-        return None
 
 
 def _json_field(game_id: int, name: str, text: Any, kind: type, optional: bool) -> Any:

@@ -140,6 +140,48 @@ async def test_a_deadline_ruling_is_announced_by_the_loop(tmp_path):
         clean(h)
 
 
+async def test_a_round_opened_by_a_process_that_died_before_announcing_it_is_announced_once(tmp_path):
+    """/league kickoff run by a process that died before posting: the round's announcement (in the
+    outbox with its games' openings) is posted by the league clock once its hold is over, once,
+    and each match gets its thread, the seats and the first turn from the game clock, once."""
+    from service import GameService
+    from service.core import PLAYED_HOLD
+    from service.leagues import LeagueService
+    from storage.leagues import LeagueStore
+
+    async with running(tmp_path, MEMBERS[:4]) as (h, channel, _):
+        await h.slash(BOSS, channel, "league create", name="Crash")
+        for user in MEMBERS[:4]:
+            await h.slash(user, channel, "league join", name="Crash")
+        await h.slash(BOSS, channel, "league season", name="Crash", action="end")
+        await h.slash(BOSS, channel, "league season", name="Crash", action="start", format="swiss", rounds=2)
+        service, leagues = h.bot.service, h.bot.leagues
+        dead_games = GameService(service.store, clock=service.clock)  # another process, about to die
+        dead_games.outbox_turns = True
+        dead = LeagueService(dead_games, LeagueStore(service.store), clock=leagues.clock)
+        dead.outbox_posts = True
+        guild = str(next(iter(h.fake.guilds)))
+        league = await leagues.find(anyone(guild), "Crash")
+        notice = await dead.kickoff(as_(str(BOSS.id), guild, manager=True), league.id)
+        assert len(notice.games) == 2 and notice.outbox and await service.store.unposted() == 3
+        before = len(h.messages_in(channel))
+        real_games, real_leagues = service.clock, leagues.clock
+        service.clock = service.log.clock = lambda: real_games() + PLAYED_HOLD + timedelta(seconds=5)
+        leagues.clock = lambda: real_leagues() + PLAYED_HOLD + timedelta(seconds=5)
+        for _round in range(2):  # the second round of ticks finds nothing more to post
+            await h.bot.get_cog("Leagues").deadlines()
+            await h.bot.get_cog("Play").deadlines()
+        posted = h.messages_in(channel)[before:]
+        assert len(posted) == 1 and "round 1 of 2 is open" in posted[0]["content"] and posted[0]["content"].count("<@") == 4
+        threads = [t for t in h.fake.channels.values() if t["type"] == 11]
+        assert len(threads) == 2 and all("Crash S2 R1" in t["name"] for t in threads)
+        for thread in threads:
+            posts = h.messages_in(int(thread["id"]))
+            assert len(posts) == 2 and "starts. Seats and colours" in posts[0]["content"]
+        assert await service.store.unposted() == 0
+        clean(h)
+
+
 async def test_members_of_the_organiser_role_run_seasons_and_failures_stay_private(tmp_path, monkeypatch):
     bob, cy = User(102, "Bob", roles=[77]), User(103, "Cy", roles=[78])
     async with running(tmp_path, [BOSS, bob, cy]) as (h, channel, _):

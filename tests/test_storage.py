@@ -227,7 +227,7 @@ async def test_the_outbox_hands_each_row_to_one_holder_and_forgets_it_once_poste
     rows are gone, posted or not."""
     from datetime import timedelta
 
-    from storage.store import Outgoing
+    from storage.outbox import Outgoing
 
     gid = await store.create_game("u1", {"max_players": 2}, NOW)
     await store.add_seat(gid, "u1", "Ann", False, NOW, 2)
@@ -254,3 +254,29 @@ async def test_the_outbox_hands_each_row_to_one_holder_and_forgets_it_once_poste
     await store.notices_posted([], later + timedelta(days=8))
     await store.notices_posted([0], later + timedelta(days=8))  # the week-old rows are dropped
     assert (await store.db.fetch("SELECT count(*) FROM outbox"))[0][0] == 0
+
+
+def test_the_outbox_rebuilt_for_league_rows_keeps_its_ids_increasing():
+    """Migration 15 rebuilds SQLite's outbox (game_id may be NULL for a league's row): the ids go
+    on after the highest ever given, even one deleted (posts' nonces are made from them), and a
+    row is a game's or a league's, never both or neither."""
+    import sqlite3
+
+    from storage.sqlite import _statements
+
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    conn.execute("PRAGMA foreign_keys = ON")
+    add = "INSERT INTO outbox (game_id, version, kind, body, created_at) VALUES (?, 0, 'moved', '{}', 'now')"
+    for version, sql in MIGRATIONS:
+        if version == 15:
+            conn.execute("INSERT INTO games (id, status, creator_id, options, created_at, updated_at)"
+                         " VALUES (1, 'lobby', 'a', '{}', 'now', 'now')")  # fmt: skip
+            for _ in range(3):
+                conn.execute(add, (1,))
+            conn.execute("DELETE FROM outbox WHERE id = 3")
+        for statement in _statements(sql):
+            conn.execute(statement)
+    conn.execute(add, (1,))
+    assert [r[0] for r in conn.execute("SELECT id FROM outbox ORDER BY id")] == [1, 2, 4]
+    with pytest.raises(sqlite3.IntegrityError):
+        conn.execute(add, (None,))  # neither a game's nor a league's

@@ -31,7 +31,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from engine.language import N_, _
 from locales import language_of
@@ -39,6 +39,7 @@ from service import validate
 from service.announce import in_language
 from service.caller import Caller, acting_for, caller
 from service.clock import CLAIM_TTL
+from service.core import NOTICE_HOLD, PLAYED_HOLD
 from service.games import GameService, utcnow
 from service.leagues.competitions import (
     SYSTEM_USER,
@@ -77,6 +78,7 @@ from storage.leagues import (
 )
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 class LeagueCore:
     """The league operations; ``LeagueService`` below is what callers use (each call names its caller)."""
@@ -88,6 +90,10 @@ class LeagueCore:
         # Told what a competition did by itself after a game ended (the next game of a
         # best of 3, the next round); the Discord cog posts it.
         self.notice_listeners: list[Callable[[LeagueNotice], Awaitable[Any]]] = []
+        # A front end that marks each announcement posted (``mark_posted``) says so: then each is
+        # written to the outbox before it is handed out, and one it did not post (its process
+        # died, its post failed) is handed out again by the next league tick, of any process.
+        self.outbox_posts = False
         self._locks: dict[int, asyncio.Lock] = {}
         games.member_check = self.store.is_member
         games.finished_listeners.append(self.record_game)
@@ -521,7 +527,48 @@ class LeagueCore:
             )  # fmt: skip
         return await self._open_round(league, competition, current + 1)
 
+    async def _told(self, notice: T) -> T:
+        """An announcement (a ``LeagueNotice``, or None) on its way out: in the outbox first when the
+        front end marks what it posts. Its games' openings have outbox rows of their own (their start)."""
+        if not self.outbox_posts or not isinstance(notice, LeagueNotice) or not notice.lines:
+            return notice
+        body = {
+            "season": notice.season, "guild_id": notice.guild_id, "channel_id": notice.channel_id,
+            "lines": notice.lines, "mentions": notice.mentions,
+        }  # fmt: skip
+        holder = f"{self.games.instance_id}/league"
+        now = self.clock()
+        notice.outbox = [await self.games.store.add_league_notice(notice.league_id, body, holder, now + PLAYED_HOLD,
+                                                                  now)]  # fmt: skip
+        return notice
+
+    async def _left_unposted(self) -> list[LeagueNotice]:
+        """Announcements whose process died before posting them, or whose post failed (their hold
+        over): each handed to one process, without its games (their threads are opened from their
+        own outbox rows)."""
+        now = self.clock()
+        out = []
+        for row in await self.games.store.claim_league_notices(f"{self.games.instance_id}/league", now, NOTICE_HOLD):
+            body = row.body
+            lines, mentions = body.get("lines"), body.get("mentions")
+            season = body.get("season")
+            guild, channel = body.get("guild_id"), body.get("channel_id")
+            out.append(LeagueNotice(
+                row.league_id, season if isinstance(season, int) else 0,
+                guild if isinstance(guild, str) else None, channel if isinstance(channel, str) else None,
+                [str(line) for line in lines] if isinstance(lines, list) else [],
+                mentions=[str(m) for m in mentions] if isinstance(mentions, list) else [], outbox=[row.id],
+            ))  # fmt: skip
+        return out
+
+    async def mark_posted(self, outbox: list[int]) -> None:
+        """A front end posted the announcements of these outbox rows (``LeagueNotice.outbox``)."""
+        if not (isinstance(outbox, list) and all(validate.is_int(i) and 0 < i < 2**63 for i in outbox)):
+            raise ServiceError(_("outbox rows are a list of numbers"))
+        await self.games.store.notices_posted(outbox, self.clock())
+
     async def _emit(self, notice: LeagueNotice | None) -> None:
+        notice = await self._told(notice)
         if notice is None:
             return
         for listener in self.notice_listeners:
@@ -582,9 +629,14 @@ class LeagueCore:
         for competition in competitions:
             try:
                 with in_language(await self._language(competition.league_id)):
-                    notices += await self._tick_competition(competition, now)
+                    notices += [await self._told(n) for n in await self._tick_competition(competition, now)]
             except Exception:  # one league's failure never stops the clock for the others
                 log.exception("league %s: deadline check failed", competition.league_id)
+        if self.outbox_posts:
+            try:
+                notices += await self._left_unposted()
+            except Exception:
+                log.exception("the league clock cannot read the outbox")
         return notices
 
     async def _tick_competition(self, competition: CompetitionRow, now: datetime) -> list[LeagueNotice]:

@@ -97,7 +97,7 @@ class LeagueService(KnockoutCore):
 
     async def kickoff(self, who: Caller, league_id: int) -> LeagueNotice:  # type: ignore[override]
         await self._reach(who, league_id)
-        return await super().kickoff(league_id, who.manager, list(who.roles))
+        return await self._told(await super().kickoff(league_id, who.manager, list(who.roles)))
 
     async def start_playoffs(  # type: ignore[override]
         self, who: Caller, league_id: int, rules: PlayoffRules
@@ -105,7 +105,7 @@ class LeagueService(KnockoutCore):
         await self._reach(who, league_id)
         if not isinstance(rules, PlayoffRules):
             raise validate.InvalidInput("playoff rules are expected")
-        return await super().start_playoffs(league_id, rules, who.manager, list(who.roles))
+        return await self._told(await super().start_playoffs(league_id, rules, who.manager, list(who.roles)))
 
     async def bracket(self, who: Caller, league_id: int, season: int | None = None) -> BracketView:  # type: ignore[override]
         await self._reach(who, league_id)
@@ -115,7 +115,9 @@ class LeagueService(KnockoutCore):
         self, who: Caller, league_id: int, fixture_id: int, winner: str | None, reason: str
     ) -> LeagueNotice:
         await self._reach(who, league_id)
-        return await super().override(league_id, fixture_id, winner, reason, who.user_id, who.manager, list(who.roles))
+        notice = await super().override(league_id, fixture_id, winner, reason, who.user_id, who.manager,
+                                        list(who.roles))  # fmt: skip
+        return await self._told(notice)
 
     async def standings(self, who: Caller, league_id: int, season: int | None = None) -> list[Standing]:  # type: ignore[override]
         await self._reach(who, league_id)

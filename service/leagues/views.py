@@ -39,6 +39,9 @@ class LeagueNotice:
     lines: list[str]
     games: list[OpenedGame] = field(default_factory=list)
     mentions: list[str] = field(default_factory=list)  # user ids the announcement pings
+    # Its outbox row (a front end that marks its posts: ``LeagueCore.outbox_posts``), marked by
+    # ``mark_posted`` once the lines went out; the league's clock posts it again otherwise.
+    outbox: list[int] = field(default_factory=list)
 
 
 @dataclass
