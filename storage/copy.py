@@ -61,8 +61,8 @@ TABLES = [
           append_only=True, identity=True),  # fmt: skip
     Table("playoffs", ("league_id", "season"), ("league_id", "season", "rules", "seeds", "created_at")),
     # What players are still to be told: the target's first tick posts what the source left unposted.
-    Table("outbox", ("id",), ("id", "game_id", "version", "kind", "body", "created_at", "holder", "until", "tries",
-                              "posted_at"), identity=True),  # fmt: skip
+    Table("outbox", ("id",), ("id", "game_id", "league_id", "version", "kind", "body", "created_at", "holder",
+                              "until", "tries", "posted_at"), identity=True),  # fmt: skip
 ]
 
 
