@@ -41,7 +41,8 @@ def _free_port() -> int:
 class PostgresServer:
     """One throw-away cluster; ``new_database()`` gives each test its own empty database."""
 
-    def __init__(self) -> None:
+    def __init__(self, durable: bool = False) -> None:
+        self.durable = durable  # fsync on, as a host runs it (benchmarks); the tests need no durability
         self.folder: Path | None = None
         self.base_url = os.environ.get("TEST_DATABASE_URL", "")
         self._numbers = itertools.count(1)
@@ -61,7 +62,9 @@ class PostgresServer:
         data = self.folder / "data"
         self._run("initdb", "-A", "trust", "-U", "postgres", "-E", "UTF8", "--no-sync", "-D", str(data))
         port = _free_port()
-        options = f"-k {self.folder} -h 127.0.0.1 -p {port} -c fsync=off -c max_connections=200"
+        options = f"-k {self.folder} -h 127.0.0.1 -p {port} -c max_connections=200"
+        if not self.durable:
+            options += " -c fsync=off"
         self._run("pg_ctl", "-D", str(data), "-o", options, "-l", str(self.folder / "log"), "-w", "start")
         self.base_url = f"postgresql://postgres@127.0.0.1:{port}/postgres"
 
@@ -69,14 +72,16 @@ class PostgresServer:
         assert self._bin is not None
         subprocess.run([*self._as_postgres, str(self._bin / tool), *args], check=True, capture_output=True)
 
-    def new_database(self) -> str:
-        """A URL to a new, empty database (created through the maintenance database)."""
+    def new_database(self, like: str | None = None) -> str:
+        """A URL to a new database (created through the maintenance database): empty, or a copy of
+        the database at URL ``like`` (PostgreSQL copies its files: fast, and nobody may be connected)."""
         name = f"carc_test_{os.getpid()}_{next(self._numbers)}"
+        template = "template0" if like is None else '"' + like.rsplit("/", 1)[1] + '"'
 
         async def create() -> None:
             conn = await asyncpg.connect(self.base_url)
             try:
-                await conn.execute(f'CREATE DATABASE "{name}" TEMPLATE template0')
+                await conn.execute(f'CREATE DATABASE "{name}" TEMPLATE {template}')
             finally:
                 await conn.close()
 

@@ -172,7 +172,8 @@ async def test_a_round_opened_by_a_process_that_died_before_announcing_it_is_ann
             await h.bot.get_cog("Leagues").deadlines()
             await h.bot.get_cog("Play").deadlines()
         posted = h.messages_in(channel)[before:]
-        assert len(posted) == 1 and "round 1 of 2 is open" in posted[0]["content"] and posted[0]["content"].count("<@") == 4
+        assert len(posted) == 1 and "round 1 of 2 is open" in posted[0]["content"]
+        assert posted[0]["content"].count("<@") == 4  # the four players pinged
         threads = [t for t in h.fake.channels.values() if t["type"] == 11]
         assert len(threads) == 2 and all("Crash S2 R1" in t["name"] for t in threads)
         for thread in threads:
