@@ -26,12 +26,11 @@ from typing import Any
 from benchmarks.table import print_grid
 from engine import Game
 from engine.ai import DEFAULT_SECONDS, GreedyPlayer, RandomPlayer, make_player
+from engine.expansions.families import NAMED_FAMILIES
 
-FAMILIES = {
-    "base": ["base"],
-    "rivers+castles+ferries+toll": ["base", "river1", "river2", "castles", "ferries", "toll"],
-    "wheel+castles+ferries+toll": ["wheel", "castles", "ferries", "toll"],
-}
+# base, the rivers with every set that combines with them, the wheel with base and every set that
+# combines with it (engine/expansions/families.py: built from the table of sets)
+FAMILIES = NAMED_FAMILIES
 SEARCH_ROWS = [("hard", "greedy"), ("hard", "normal")]  # played at every budget
 FIXED_ROWS = [("normal", "greedy")]  # no search: one budget is enough
 EXTRA_ROWS = [("normal", "easy"), ("greedy", "random"), ("easy", "random"), ("easy", "greedy")]

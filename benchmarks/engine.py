@@ -17,13 +17,12 @@ from benchmarks.table import print_table
 from engine import Game
 from engine.ai import RandomPlayer
 from engine.ai.search import Search
+from engine.expansions.families import NAMED_FAMILIES
 from engine.record import load
 
-FAMILIES = {
-    "base": ["base"],
-    "rivers+castles+ferries+toll": ["base", "river1", "river2", "castles", "ferries", "toll"],
-    "wheel+castles+ferries+toll": ["wheel", "castles", "ferries", "toll"],
-}
+# base, the rivers with every set that combines with them, the wheel with base and every set that
+# combines with it (engine/expansions/families.py: built from the table of sets)
+FAMILIES = NAMED_FAMILIES
 
 
 def play_random(seed: int, sets: list[str] | None = None) -> Game:

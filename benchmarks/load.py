@@ -31,6 +31,7 @@ from typing import Any
 from benchmarks.table import print_table
 from engine import ENGINE_VERSION, Game, snapshot
 from engine.ai import GreedyPlayer
+from engine.expansions.families import NAMED_FAMILIES
 from engine.record import game_from_record
 from service import GameService, LobbyOptions
 from service.gamelog import (
@@ -46,7 +47,9 @@ from storage import Store, open_database
 from storage.store import GameRow, move_text
 from tests.helpers import SYSTEM, anyone, as_  # noqa: F401
 
-FAMILIES = [["base"], ["base", "castles", "toll"], ["base", "river1", "ferries"], ["wheel"]]
+# base, the rivers with every set that combines with them, the wheel with base and every set that
+# combines with it (engine/expansions/families.py: built from the table of sets)
+FAMILIES = NAMED_FAMILIES
 
 
 def long_game(sets: list[str], moves: int = 150) -> Game:
@@ -99,7 +102,7 @@ def spread(samples: list[float]) -> str:
 
 def in_process(rounds: int) -> list[tuple[str, str, str]]:
     rows = []
-    for sets in FAMILIES:
+    for name, sets in FAMILIES.items():
         game = long_game(sets)
         n = len(game.moves)
         cases = {tail: stored_rows(game, tail) for tail in (0, SNAPSHOT_EVERY - 1, 19)}
@@ -122,7 +125,6 @@ def in_process(rounds: int) -> list[tuple[str, str, str]]:
                 restored = _from_snapshot(blob, setup, moves, [t for _s, _u, t in log_rows])
                 after[tail].append(time.perf_counter() - start)
                 assert len(restored.moves) == n
-        name = "+".join(sets)
         rows.append((f"{name}, {n} moves: before, the whole log replayed", spread(before), ""))
         for tail, samples in text.items():
             if tail < SNAPSHOT_EVERY:

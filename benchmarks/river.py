@@ -17,21 +17,22 @@ import sys
 import time
 from pathlib import Path
 
-FAMILIES = {
-    "river1": ["base", "river1"],
-    "river2": ["base", "river2"],
-    "river1+2": ["base", "river1", "river2"],
-}
+
+def river_families() -> dict[str, list[str]]:
+    """Each river with the base game, then every river, by label (built from the table of sets)."""
+    from engine.expansions.families import RIVER_FAMILIES, family_label
+
+    return {family_label(sets): sets for sets in RIVER_FAMILIES}
 
 
-def measure(games: int) -> dict[str, dict[str, float]]:
+def measure(games: int, families: dict[str, list[str]]) -> dict[str, dict[str, float]]:
     """Per family: mean ms of the river phase, mean ms of a whole game, river tiles lost per game."""
     from engine import Game
     from engine.ai import RandomPlayer
     from engine.expansions.river import is_river
 
     out: dict[str, dict[str, float]] = {}
-    for family, sets in FAMILIES.items():
+    for family, sets in families.items():
         river_s = whole_s = 0.0
         lost = 0
         for seed in range(games):
@@ -50,10 +51,14 @@ def measure(games: int) -> dict[str, dict[str, float]]:
     return out
 
 
-def measure_in(tree: Path, games: int) -> dict[str, dict[str, float]]:
-    """``measure`` run on the engine of another checkout."""
+def measure_in(tree: Path, games: int, families: dict[str, list[str]]) -> dict[str, dict[str, float]]:
+    """``measure`` run on the engine of another checkout (the families are this tree's: an older
+    checkout may not build them)."""
     env = dict(os.environ, PYTHONPATH=str(tree))
-    code = f"import json, runpy; m = runpy.run_path({str(Path(__file__))!r}); print(json.dumps(m['measure']({games})))"
+    code = (
+        f"import json, runpy; m = runpy.run_path({str(Path(__file__))!r}); "
+        f"print(json.dumps(m['measure']({games}, {families!r})))"
+    )
     done = subprocess.run([sys.executable, "-c", code], cwd=tree, env=env, capture_output=True, text=True, check=True)
     return json.loads(done.stdout)
 
@@ -68,10 +73,11 @@ def main() -> None:
     args = parser.parse_args()
     here = Path(__file__).resolve().parent.parent
     trees = {"this tree": here} | ({"against": args.against} if args.against else {})
+    families = river_families()
     best: dict[str, dict[str, dict[str, float]]] = {}
     for _ in range(args.rounds):  # interleaved: one round of each tree in turn
         for name, tree in trees.items():
-            result = measure_in(tree, args.games)
+            result = measure_in(tree, args.games, families)
             for family, figures in result.items():
                 kept = best.setdefault(name, {}).setdefault(family, figures)
                 for key in ("river_ms", "game_ms"):

@@ -15,13 +15,12 @@ import sys
 from benchmarks.table import print_grid
 from engine import Game
 from engine.ai import GreedyPlayer
+from engine.expansions.families import NAMED_FAMILIES
 from renderer.board import PHONE_WIDTH, TURN_WIDTH, _window, label_cells, turn_frames
 
-FAMILIES = {
-    "base": ["base"],
-    "rivers+castles+ferries+toll": ["base", "river1", "river2", "castles", "ferries", "toll"],
-    "wheel+castles+ferries+toll": ["wheel", "castles", "ferries", "toll"],
-}
+# base, the rivers with every set that combines with them, the wheel with base and every set that
+# combines with it (engine/expansions/families.py: built from the table of sets)
+FAMILIES = NAMED_FAMILIES
 BEFORE_COLS, BEFORE_ROWS = 7, 8  # the single turn picture's largest window before
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-from pathlib import Path
 from typing import Any
 
 import discord
@@ -25,11 +24,9 @@ from renderer.board import label_cells
 from renderer.jobs import bag_png, board_pieces_png, board_png, cell_labels
 from service import Caller, PlayResult, ServiceError, TurnView
 from service.clock import TICK_EVERY
+from service.rules import rules_section
 
 log = logging.getLogger(__name__)
-
-RULES_FILE = Path(__file__).resolve().parent.parent / "service" / "rules.md"
-
 
 class Play(PhaseCog):
     def __init__(self, bot: Any) -> None:
@@ -369,11 +366,9 @@ def _answered(custom_id: str) -> bool:
 
 
 def rules_text(set_name: str, language: str = "en") -> str:
-    """The section of the rules digest for a set, in ``language`` (``service/rules.md``, or its
-    translation ``service/rules.<language>.md``, written from the French rule pages)."""
-    path = RULES_FILE.with_suffix(f".{language}.md")
-    text = (path if path.exists() else RULES_FILE).read_text(encoding="utf-8")
-    for section in text.split("\n## "):
-        if section.startswith(set_name + " ") or section.startswith(set_name + "\n"):
-            return present.clip("## " + section.strip())
-    return _("No rules for {set}.").format(set=present.safe(set_name, 20))
+    """The section of the rules digest for a set, in ``language`` (service.rules: the base game's
+    in ``service/rules.md``, each expansion's in its package, with their translations)."""
+    section = rules_section(set_name, language)
+    if section is None:
+        return _("No rules for {set}.").format(set=present.safe(set_name, 20))
+    return present.clip(section)

@@ -1,9 +1,12 @@
 """The engine's vocabulary: errors, moves, events and the question (a leaf module).
 
 Moves and events travel as plain JSON objects (RECORD.md); each kind has one
-TypedDict below that documents its fields. ``MOVE_TYPES`` and ``EVENT_TYPES``
-map a ``"type"`` to its TypedDict, so tests can check every emitted object
-against its declaration. The question (``Question``) is what every front end
+TypedDict that documents its fields. ``MOVE_TYPES`` and ``EVENT_TYPES`` map a
+``"type"`` of the base game to its TypedDict; an expansion declares its own
+moves and events in its package (``Expansion.move_shapes``, ``event_shapes``),
+and ``engine.expansions.registry`` assembles them all (``move_shapes()``,
+``event_shapes()``), so tests can check every emitted object against its
+declaration. The question (``Question``) is what every front end
 renders: who acts now, what kind of decision, every option as a legal move with
 a label a player can read, and whether and how they may pass.
 """
@@ -23,13 +26,6 @@ class BadSetup(ValueError):
 
 
 # ---------------------------------------------------------------------- moves
-class DrawMove(TypedDict):
-    """A player who may place a castle instead takes a tile from the bag."""
-
-    type: str  # "draw"
-    player: NotRequired[str]
-
-
 class TileMove(TypedDict):
     """Place the drawn tile; ``tile``, if given, must be the drawn tile's id."""
 
@@ -38,17 +34,6 @@ class TileMove(TypedDict):
     y: int
     rot: int  # 0, 90, 180 or 270, clockwise
     tile: NotRequired[str]
-    player: NotRequired[str]
-
-
-class CastleMove(TypedDict):
-    """Place a castle from the mover's hand instead of drawing (Castles in Germany)."""
-
-    type: str  # "castle"
-    castle: str
-    x: int
-    y: int
-    rot: int
     player: NotRequired[str]
 
 
@@ -65,35 +50,6 @@ class MeepleMove(TypedDict):
     player: NotRequired[str]
 
 
-class TollMove(TypedDict):
-    """Put or move the mover's tollhouse on the village of a cell (instead of a follower)."""
-
-    type: str  # "toll"
-    x: int
-    y: int
-    player: NotRequired[str]
-
-
-class FerryMove(TypedDict):
-    """Place a ferry on the new lake tile, or move one; ``join`` names two jetties ("E-W")."""
-
-    type: str  # "ferry"
-    x: int
-    y: int
-    join: str
-    player: NotRequired[str]
-
-
-class RemoveMove(TypedDict):
-    """The plague: ``player`` sends home their follower standing at ``at`` on (x, y)."""
-
-    type: str  # "remove"
-    x: int
-    y: int
-    at: str
-    player: NotRequired[str]
-
-
 class PassMove(TypedDict):
     """Place no figure, or skip an optional step."""
 
@@ -101,14 +57,10 @@ class PassMove(TypedDict):
     player: NotRequired[str]
 
 
+#: the base game's moves; each expansion declares its own (``Expansion.move_shapes``)
 MOVE_TYPES: dict[str, type] = {
-    "draw": DrawMove,
     "tile": TileMove,
-    "castle": CastleMove,
     "meeple": MeepleMove,
-    "toll": TollMove,
-    "ferry": FerryMove,
-    "remove": RemoveMove,
     "pass": PassMove,
 }
 
@@ -176,68 +128,15 @@ class GameOverEvent(TypedDict):
     winners: list[str]
 
 
-class WheelEvent(TypedDict):
-    type: str  # "wheel"
-    sector: str
-    steps: int
-    player: str
-
-
-class WheelSectorEvent(TypedDict):
-    type: str  # "wheel_event"
-    sector: str
-    points: dict[str, int]
-
-
-class PlagueEvent(TypedDict):
-    type: str  # "plague"
-    player: str
-    x: int
-    y: int
-    at: str
-
-
-class FerryEvent(TypedDict):
-    type: str  # "ferry"
-    action: str  # "placed" | "moved"
-    player: str
-    x: int
-    y: int
-    join: str
-
-
-class TollEvent(TypedDict):
-    type: str  # "toll"
-    action: str  # "placed" | "moved" | "collected" | "flipped" | "final"
-    player: str
-    x: NotRequired[int]
-    y: NotRequired[int]
-    value: NotRequired[int]
-    points: NotRequired[int]
-
-
-class TileReturnedEvent(TypedDict):
-    """A river tile that fits nowhere yet goes back under the river stack."""
-
-    type: str  # "tile_returned"
-    tile: str
-    player: NotRequired[str]
-
-
+#: the base game's events; each expansion declares its own (``Expansion.event_shapes``)
 EVENT_TYPES: dict[str, type] = {
     "tile_drawn": TileDrawnEvent,
     "tile_placed": TilePlacedEvent,
     "meeple_placed": MeeplePlacedEvent,
     "tile_discarded": TileDiscardedEvent,
-    "tile_returned": TileReturnedEvent,
     "scored": ScoredEvent,
     "turn_ended": TurnEndedEvent,
     "game_over": GameOverEvent,
-    "wheel": WheelEvent,
-    "wheel_event": WheelSectorEvent,
-    "plague": PlagueEvent,
-    "ferry": FerryEvent,
-    "toll": TollEvent,
 }
 
 
@@ -281,8 +180,8 @@ class HeldItem(NamedTuple):
 class Question(NamedTuple):
     """What the game asks now.
 
-    ``kind`` is the step asking ("draw", "tile", "figure", "plague", "ferry",
-    "ferry_move", or an expansion's own); ``prompt`` says it in words. ``options``
+    ``kind`` is the step asking (the core's "tile" and "figure", or an expansion's
+    own: "draw", "plague", "ferry", "ferry_move"...); ``prompt`` says it in words. ``options``
     holds every legal move except passing; ``pass_label`` says what passing means,
     and is None when passing is not allowed. ``tile`` is the drawn tile's id, if any.
     """

@@ -15,8 +15,8 @@ import types
 import typing
 from typing import Any
 
+from engine.expansions.registry import move_shapes
 from engine.language import _
-from engine.moves import MOVE_TYPES as ENGINE_MOVE_TYPES
 
 MAX_GAME_ID = 2**63 - 1  # SQLite's INTEGER
 MAX_ID_LENGTH = 100  # user ids, guild ids: Discord snowflakes, "ai:greedy:1", console names
@@ -26,8 +26,6 @@ MAX_COORDINATE = 10_000  # far beyond any board (a game has at most a few hundre
 MAX_MOVES = 20  # moves in one turn
 MAX_MOVE_KEYS = 8
 ROTATIONS = (0, 90, 180, 270)
-# Every move type the engine declares (engine/moves.py). An unknown type is refused here, before the engine.
-MOVE_TYPES = frozenset(ENGINE_MOVE_TYPES)
 _KEY = re.compile(r"[a-z][a-z_]{0,31}")
 
 
@@ -51,6 +49,12 @@ def clip(value: Any, limit: int = MAX_TEXT) -> str:
 def shorten(text: str, limit: int = 200) -> str:
     """A message (possibly quoting user input) cut to ``limit`` characters."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def move_types() -> frozenset[str]:
+    """Every move type the engine declares: the base game's and each expansion's, a registered one's
+    included (``registry.move_shapes``). A move of any other type is refused here, before the engine."""
+    return frozenset(move_shapes())
 
 
 def is_int(value: Any) -> bool:
@@ -131,7 +135,7 @@ def move(value: Any, index: int = 0) -> dict[str, Any]:
     if len(value) > MAX_MOVE_KEYS:
         raise InvalidInput(f"{where} has too many fields")
     kind = value.get("type")
-    if not isinstance(kind, str) or kind not in MOVE_TYPES:
+    if not isinstance(kind, str) or kind not in move_types():
         raise InvalidInput(f"{where}: unknown move type {clip(kind, 40)}")
     for key, item in value.items():
         if not isinstance(key, str) or not _KEY.fullmatch(key):

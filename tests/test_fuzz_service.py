@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service import GameService, LobbyOptions, ServiceError
-from service.validate import MOVE_TYPES
+from service.validate import move_types
 from storage import Store, open_database
 from tests.helpers import SYSTEM, Clock, anyone, as_, draft_question  # noqa: F401
 
@@ -40,7 +40,7 @@ def bad_move(draw: st.DrawFn) -> object:
     if kind == "field":
         move[draw(st.sampled_from(["x", "y", "rot"]))] = draw(NOT_AN_INT | st.integers(min_value=10_001))
     elif kind == "type":
-        move["type"] = draw(st.text(max_size=12).filter(lambda t: t not in MOVE_TYPES) | NOT_AN_INT)
+        move["type"] = draw(st.text(max_size=12).filter(lambda t: t not in move_types()) | NOT_AN_INT)
     elif kind == "rot":
         move["rot"] = draw(st.integers().filter(lambda r: r not in (0, 90, 180, 270)))
     else:

@@ -12,9 +12,10 @@ import pytest
 from engine import Game
 from engine.catalog import SET_TILES
 from engine.expansions import Expansion, Step
-from engine.expansions.registry import event_shapes, register, unregister
+from engine.expansions.registry import event_shapes, expansion_for, move_shapes, register, unregister
+from engine.expansions.sets import BUILT_IN
 from engine.game import QUIET_EVENTS, describe
-from engine.moves import MOVE_TYPES, IllegalMove
+from engine.moves import EVENT_TYPES, MOVE_TYPES, IllegalMove
 from tests.families import EACH
 from tests.families import FAMILIES as ALL_FAMILIES
 
@@ -66,7 +67,7 @@ def test_random_games_word_every_question_option_and_event(sets: list[str], play
         assert moves == game.legal_moves()
         assert moves, f"the {question.kind} step asks with no option"
         for option in question.options:
-            check_shape(option.move, MOVE_TYPES)
+            check_shape(option.move, move_shapes())
             assert_words(option.label)
         labels = [o.label for o in question.options]
         if question.kind != "tile":  # tile options are told apart by cell and rotation
@@ -108,6 +109,21 @@ def test_option_labels_speak_of_places_and_roles() -> None:
     assert labels["field:ESE"] == "farmer on the field to the south"
     assert len(labels) == 4
     assert game.question().pass_label == "no figure this turn"  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("set_name", BUILT_IN)
+def test_each_expansion_declares_the_shapes_of_its_own_moves_and_events(set_name: str) -> None:
+    """An expansion's moves and events are declared in its own package (``move_shapes``,
+    ``event_shapes``), and the base game's module declares none of them (the wheel's crown spaces
+    answer the core's "meeple" move)."""
+    cls = expansion_for(set_name)
+    assert cls is not None
+    expansion = cls()
+    answered = {t for step in expansion.steps() for t in step.move_types}
+    answered |= {t for option in expansion.figure_options() for t in option.move_types}
+    assert answered - set(MOVE_TYPES) == set(cls.move_shapes), (set_name, answered, set(cls.move_shapes))
+    assert set(cls.event_types) <= set(cls.event_shapes) | set(EVENT_TYPES), set_name
+    assert not set(cls.move_shapes) & set(MOVE_TYPES) and not set(cls.event_shapes) & set(EVENT_TYPES)
 
 
 def test_quiet_events_are_still_worded() -> None:

@@ -72,8 +72,12 @@ class Expansion:
     #: event types this expansion emits (and words in ``describe``)
     event_types: tuple[str, ...] = ()
     #: the TypedDict declaring each of its own event types' fields (as engine.moves.EVENT_TYPES does
-    #: for the core's and the older sets'): ``registry.event_shapes`` collects them
+    #: for the base game's): ``registry.event_shapes`` collects them
     event_shapes: dict[str, type] = {}
+    #: the TypedDict declaring each of its own move types' fields (the moves its steps and figure
+    #: options answer, as engine.moves.MOVE_TYPES does for the base game's): ``registry.move_shapes``
+    #: collects them, and the service refuses a move of any other type before the engine sees it
+    move_shapes: dict[str, type] = {}
     #: its own kinds of "scored" features -> what they are called in a scoring line (a message to
     #: translate, e.g. N_("the crown spaces of the wheel"))
     scored_features: dict[str, str] = {}

@@ -10,6 +10,7 @@ from engine.expansions import Expansion, LobbyOption
 from engine.expansions.sets import BUILT_IN
 from engine.figures import FOLLOWER, FigureKind
 from engine.language import N_
+from engine.moves import EVENT_TYPES, MOVE_TYPES
 
 # The built-in expansions by set (engine/expansions/sets.py): (package in engine.expansions,
 # class). A package is imported the first time a game uses one of its sets (a base game loads none).
@@ -80,12 +81,18 @@ def figure_kind(name: str) -> FigureKind | None:
 
 
 def event_shapes() -> dict[str, type]:
-    """Every event type's declaration: the core's (engine.moves.EVENT_TYPES) and each expansion's."""
-    from engine.moves import EVENT_TYPES
-
+    """Every event type's declaration: the base game's (engine.moves.EVENT_TYPES) and each expansion's."""
     out = dict(EVENT_TYPES)
     for cls in _every_expansion():
         out.update(cls.event_shapes)
+    return out
+
+
+def move_shapes() -> dict[str, type]:
+    """Every move type's declaration: the base game's (engine.moves.MOVE_TYPES) and each expansion's."""
+    out = dict(MOVE_TYPES)
+    for cls in _every_expansion():
+        out.update(cls.move_shapes)
     return out
 
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from engine.board import NEIGHBOURS8
 from engine.catalog import TILE_TYPES, set_ids, tile_set
 from engine.expansions import Event, Expansion, HeldItem, LobbyOption, Move, SeatPick, Step
+from engine.expansions.castles.moves import CastleMove, DrawMove
 from engine.language import N_, _, ngettext
 from engine.moves import BadSetup, IllegalMove
 from engine.words import cell, tile_name
@@ -178,6 +179,7 @@ class Castles(Expansion):
     titles = {"castles": N_("Castles in Germany")}
     options = ("castles",)
     state_types = (CastlesState,)
+    move_shapes = {"draw": DrawMove, "castle": CastleMove}
     lobby_options = (
         LobbyOption(
             "castles", N_("Castles"), (("dealt", N_("dealt at the start")), ("chosen", N_("chosen in the lobby"))),

@@ -23,6 +23,7 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from engine.expansions import Event, Expansion, Move, Step
+from engine.expansions.ferries.moves import FerryEvent, FerryMove
 from engine.language import N_, _
 from engine.moves import BoardFigure, IllegalMove
 from engine.tiles import DIRS, DX, DY, TileType
@@ -249,6 +250,8 @@ class Ferries(Expansion):
     state_types = (FerriesState,)
     titles = {"ferries": N_("The Ferries")}
     event_types = ("ferry",)
+    event_shapes = {"ferry": FerryEvent}
+    move_shapes = {"ferry": FerryMove}
 
     def setup(self, game: Game, rng: Any, options: dict[str, Any]) -> None:
         game.state["ferries"] = FerriesState()

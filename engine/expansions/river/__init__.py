@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from engine.catalog import TILE_TYPES
 from engine.expansions import Event, Expansion
+from engine.expansions.river.moves import TileReturnedEvent
 from engine.language import N_, _, sentence
 from engine.tiles import DX, DY, edge_key
 from engine.words import cell, tile_name
@@ -445,6 +446,7 @@ class River(Expansion):
     state_types = (RiverState, RiverEnd)
     setup_tiles = ("river1.spring", "river2.spring")
     event_types = ("tile_returned",)
+    event_shapes = {"tile_returned": TileReturnedEvent}
 
     @staticmethod
     def describe(event: Event) -> str | None:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from engine.expansions import Event, Expansion, FigureOption, Move
+from engine.expansions.toll.moves import TollEvent, TollMove
 from engine.language import N_, _, ngettext
 from engine.moves import BoardFigure, IllegalMove
 from engine.words import cell
@@ -143,6 +144,8 @@ class Tollkeepers(Expansion):
     state_types = (TollState, House)
     titles = {"toll": N_("The Tollkeepers")}
     event_types = ("toll",)
+    event_shapes = {"toll": TollEvent}
+    move_shapes = {"toll": TollMove}
 
     def figure_options(self) -> list[FigureOption]:
         return [Tollhouse()]

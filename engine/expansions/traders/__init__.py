@@ -17,9 +17,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any
 
 from engine.expansions import Expansion, HeldItem
+from engine.expansions.traders.moves import ExtraTurnEvent, GoodsEvent
 from engine.figures import FigureKind, kind_of
 from engine.language import N_, _, ngettext
 from engine.words import names
@@ -57,21 +58,6 @@ PIG = FigureKind(
     placed=N_("{player} put their pig on {feature}."),
     drawing="farm_pig",  # "pig" is the Wheel of Fortune's marker
 )
-
-
-class GoodsEvent(TypedDict):
-    """The player who completed a city takes its goods: good -> tokens."""
-
-    type: str  # "goods"
-    player: str
-    goods: dict[str, int]
-
-
-class ExtraTurnEvent(TypedDict):
-    """The player's builder earned one more tile, played right after this turn."""
-
-    type: str  # "extra_turn"
-    player: str
 
 
 @dataclass

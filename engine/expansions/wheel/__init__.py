@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.expansions import Event, Expansion, FigureOption, Move, Step
 from engine.expansions.registry import figure_kind
+from engine.expansions.wheel.moves import PlagueEvent, RemoveMove, WheelEvent, WheelSectorEvent
 from engine.expansions.wheel.tiles import CROWN_SPACES, SECTORS, START
 from engine.language import N_, _, ngettext
 from engine.moves import OFF_TILE, BoardFigure, IllegalMove
@@ -263,6 +264,8 @@ class Wheel(Expansion):
     land_tiles = True
     setup_tiles = (START,)
     event_types = ("wheel", "wheel_event", "plague")
+    event_shapes = {"wheel": WheelEvent, "wheel_event": WheelSectorEvent, "plague": PlagueEvent}
+    move_shapes = {"remove": RemoveMove}
     scored_features = {"crown": N_("a crown of the wheel")}
     figure_places = ("crown",)
 

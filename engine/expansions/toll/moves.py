@@ -1,0 +1,28 @@
+"""The Tollkeepers' own move and event, declared here (engine/moves.py declares the base game's).
+The expansion class hands them to the registry (``move_shapes``, ``event_shapes``); RECORD.md
+says how they travel.
+
+No ``from __future__ import annotations`` here: a TypedDict tells ``NotRequired`` fields only
+from evaluated annotations.
+"""
+
+from typing import NotRequired, TypedDict
+
+
+class TollMove(TypedDict):
+    """Put or move the mover's tollhouse on the village of a cell (instead of a follower)."""
+
+    type: str  # "toll"
+    x: int
+    y: int
+    player: NotRequired[str]
+
+
+class TollEvent(TypedDict):
+    type: str  # "toll"
+    action: str  # "placed" | "moved" | "collected" | "flipped" | "final"
+    player: str
+    x: NotRequired[int]
+    y: NotRequired[int]
+    value: NotRequired[int]
+    points: NotRequired[int]
