@@ -4,7 +4,9 @@ Every open feature is valued through ``feature_value``, the engine's own value o
 (``Game.feature_value``: its points with every expansion's modifiers and bonus), its majority by
 the engine's weighing of figures (a big follower counts 2, a builder or a pig nothing); the
 expansions' end-of-game scoring (``final_scoring``: a tollhouse's open roads, goods...) is counted
-through ``end_bonus``; so an expansion's scoring reaches the computers without code here. Figures
+through ``end_bonus``, and what an expansion says a player may still gain beyond any scoring (its
+``prospects``: the extra tiles a builder may bring) is added; so an expansion's rules reach the
+computers without code here. Figures
 on the board are counted through the engine's own views (``Game.board_figures``), so a tollhouse
 or a follower on a crown space is seen like a follower."""
 
@@ -62,7 +64,7 @@ def end_bonus(game: Game) -> list[int]:
 def holdings(game: Game) -> list[float]:
     """Each player's score plus what their figures are likely to bring: the open features they
     hold, valued as the final scoring would count them (a share), the expansions' end-of-game
-    points, and the followers they still have in hand."""
+    points and prospects, and the followers they still have in hand."""
     board = game.board
     out = [float(s) for s in game.scores]
     parent, kinds, followers = board.parent, board.kind, board.followers
@@ -78,6 +80,9 @@ def holdings(game: Game) -> list[float]:
     if _hooks(game, "final_scoring"):
         for p, extra in enumerate(end_bonus(game)):
             out[p] += END_SHARE * extra
+    for hook in _hooks(game, "prospects"):  # what no scoring counts yet: a builder's extra tiles
+        for p, extra in enumerate(hook(game)):
+            out[p] += extra
     left = game.bag_left / max(1, len(game.bag))
     for p, supply in enumerate(game.supply):
         out[p] += FOLLOWER_IN_HAND * left * supply

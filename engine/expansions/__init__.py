@@ -228,6 +228,12 @@ class Expansion:
         hand beside their followers."""
         return []
 
+    def prospects(self, game: Game) -> list[float]:
+        """What each player may still gain from this expansion beyond any scoring the engine can
+        count now, in points (the turns a builder may still give): the computer players add it to
+        their judgement of a position (``engine.ai.evaluation.holdings``)."""
+        return [0.0] * len(game.players)
+
 
 HOOKS = (
     "start_tile",

@@ -96,6 +96,12 @@ def send_lonely_builders_home(game: Game) -> None:
             game.return_figure(builder)
 
 
+# What a builder standing on an open road or city is worth to its owner over the rest of the game,
+# in points, with the whole bag still to play: the extra tiles it may bring (an extra tile is worth
+# about a turn's gain). Scaled down as the bag empties. Tuned with benchmarks/ai.py.
+BUILDER_PROSPECT = 4.0
+
+
 class Traders(Expansion):
     name = "traders"
     sets = ("traders",)
@@ -188,6 +194,14 @@ class Traders(Expansion):
         return points + sum(1 for c in board.cities_of_field(root) if board.open[c] == 0)
 
     # ------------------------------------------------------------------ the builder
+    def prospects(self, game: Game) -> list[float]:
+        out = [0.0] * len(game.players)
+        left = game.bag_left / max(1, len(game.bag))
+        for root, builder in builders(game):
+            if game.board.open[root] > 0:  # an open feature: a tile of its owner's may still extend it
+                out[builder[0]] += BUILDER_PROSPECT * left
+        return out
+
     def on_place(self, game: Game, placement: int, events: list[Event]) -> None:
         send_lonely_builders_home(game)  # the plague may have taken the last follower beside one
         state = _state(game)
