@@ -9,7 +9,8 @@ import pytest
 
 from engine import Game, IllegalMove
 from engine.catalog import SET_TILES, TILE_TYPES
-from engine.expansions.traders import send_lonely_builders_home
+from engine.expansions.traders import Traders, builders, send_lonely_builders_home
+from engine.figures import kind_of
 from engine.replay import summary
 from tests.helpers import PASS, meeple, play, scored, tile
 
@@ -204,6 +205,114 @@ def test_the_extra_tile_comes_even_when_the_first_tile_completed_the_builder_s_r
     assert scored(events) == [("road", {"Ann": 5})]
     assert {"type": "extra_turn", "player": "Ann"} in events
     assert game.player_name == "Ann" and game.hands()[0] == {"follower": 7, "builder": 1, "pig": 1}
+
+
+# With River II the fork's two arms run side by side, so one city can span three river tiles (The
+# River alone has too few curves to bring the river back beside itself: its tiles share no road or
+# city). The spring sends the river east into the fork at (1, 0): one arm north into (1, -1), one east
+# into (2, 0).
+# Ann's follower on the city bridge at (2, 0) (its city runs north–south over the east arm), her builder
+# on the north arm's city corner at (2, -1) (city south and east); Bob closes the north arm with the
+# city end at (2, -2) and turns the east arm north at (3, 0), towards (3, -1), where the city corner's
+# city points too. The city stays open to the south of (2, 0).
+FORK_POOL = [
+    "river2.fork", "river2.curve", "river2.city_bridge", "river2.pigsty_curve", "river2.city_corner",
+    "river2.city_end", "river2.city_road", "river2.volcano_lake", "base.F", "base.B",
+]  # fmt: skip
+FORK_MOVES = [
+    tile(1, 0), PASS,  # Ann: the fork
+    tile(1, -1, 270), PASS,  # Bob: the north arm turns east
+    tile(2, 0, 90), meeple("city:N"),  # Ann: the city bridge on the east arm, her follower on its city
+    tile(3, 0), PASS,  # Bob: the east arm turns north
+    tile(2, -1, 180), figure("builder", "city:E"),  # Ann: the north arm turns north, her builder joins
+    tile(2, -2, 270), PASS,  # Bob: the city end closes the north arm
+]  # fmt: skip
+RIVER_SETS = ("base", "river2", "traders")
+
+
+def builder_city_cells(game: Game) -> set[tuple[int, int]]:
+    board = game.board
+    (root,) = [root for root, builder in builders(game) if builder[0] == 0]
+    assert sorted(kind_of(f) for f in board.followers[root]) == ["builder", "follower"]
+    return board.feature_cells(root)
+
+
+def test_the_river_s_normal_tile_after_an_extra_last_river_tile_earns_no_second_extra_part() -> None:
+    """Ann's river tile extends her builder's city: one more part, and it draws the lake (the last
+    river tile). The river's normal tile that follows is still that turn's: extending the city again,
+    it earns nothing, and Bob plays next (EXPANSIONS.md, Traders & Builders with the rivers)."""
+    game, _ = play(FORK_POOL, FORK_MOVES, sets=RIVER_SETS)
+    assert builder_city_cells(game) == {(2, 0), (2, -1)}
+    assert (game.player_name, game.drawn.id) == ("Ann", "river2.city_road")
+    # Ann's city road on the east arm: its city cap joins the builder's city from the east.
+    assert game.apply(tile(3, -1, 270)) == [
+        {"type": "tile_placed", "player": "Ann", "tile": "river2.city_road", "x": 3, "y": -1, "rot": 270}
+    ]
+    assert builder_city_cells(game) == {(2, 0), (2, -1), (3, -1)}
+    assert game.apply(PASS) == [
+        {"type": "extra_turn", "player": "Ann"},
+        {"type": "turn_ended", "player": "Ann", "turn": 7, "next": "Ann"},
+        {"type": "tile_drawn", "player": "Ann", "tile": "river2.volcano_lake"},
+    ]
+    # The extra part: the lake closes the east arm; no figure on it, and the river's normal tile follows.
+    assert game.apply(tile(3, -2, 270)) == [
+        {"type": "tile_placed", "player": "Ann", "tile": "river2.volcano_lake", "x": 3, "y": -2, "rot": 270},
+        {"type": "turn_ended", "player": "Ann", "turn": 8, "next": "Ann"},
+        {"type": "tile_drawn", "player": "Ann", "tile": "base.F"},
+    ]
+    # The river's normal tile extends the builder's city again (south of the city bridge): same turn.
+    assert game.apply(tile(2, 1, 90)) == [
+        {"type": "tile_placed", "player": "Ann", "tile": "base.F", "x": 2, "y": 1, "rot": 90}
+    ]
+    assert builder_city_cells(game) == {(2, 0), (2, -1), (3, -1), (2, 1)}
+    assert game.apply(PASS) == [
+        {"type": "turn_ended", "player": "Ann", "turn": 9, "next": "Bob"},
+        {"type": "tile_drawn", "player": "Bob", "tile": "base.B"},
+    ]
+    assert game.player_name == "Bob" and game.step == "tile"
+
+
+def test_an_extra_part_earned_by_the_last_river_tile_comes_after_the_river_s_normal_tile(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The lakes are all field, so no real last river tile extends a builder's feature: here the
+    traders' ``on_place`` is told the lake did (as a tile joining the builder's city would), to check
+    the turn that follows. The river's normal tile comes first and earns nothing of its own (even
+    extending the city), then the one extra part (extending it again: nothing), then Bob."""
+    on_place = Traders.on_place
+
+    def lake_joins_the_builder(self: Traders, game: Game, placement: int, events: list) -> None:
+        on_place(self, game, placement, events)
+        if game.board.placements[placement].tile.id == "river2.volcano_lake":
+            game.state["traders"].extra_next = True
+
+    monkeypatch.setattr(Traders, "on_place", lake_joins_the_builder)
+    pool = [*FORK_POOL[:3], "river2.cloister", *FORK_POOL[4:6], "river2.volcano_lake", "base.F", "base.F", "base.B"]
+    moves = [*FORK_MOVES[:6], tile(3, 0), PASS, *FORK_MOVES[8:]]  # Bob's cloister: the east arm runs on east
+    game, _ = play(pool, moves, sets=RIVER_SETS)
+    assert (game.player_name, game.drawn.id) == ("Ann", "river2.volcano_lake")
+    assert game.apply(tile(4, 0)) == [
+        {"type": "tile_placed", "player": "Ann", "tile": "river2.volcano_lake", "x": 4, "y": 0, "rot": 0},
+        {"type": "extra_turn", "player": "Ann"},
+        {"type": "turn_ended", "player": "Ann", "turn": 7, "next": "Ann"},
+        {"type": "tile_drawn", "player": "Ann", "tile": "base.F"},
+    ]
+    # The river's normal tile: it extends the builder's city south of the city bridge, earning nothing.
+    events = game.apply(tile(2, 1, 90)) + game.apply(PASS)
+    assert builder_city_cells(game) == {(2, 0), (2, -1), (2, 1)}
+    assert events == [
+        {"type": "tile_placed", "player": "Ann", "tile": "base.F", "x": 2, "y": 1, "rot": 90},
+        {"type": "turn_ended", "player": "Ann", "turn": 8, "next": "Ann"},
+        {"type": "tile_drawn", "player": "Ann", "tile": "base.F"},
+    ]
+    # The extra part: east of the city corner, the city again; then Bob.
+    events = game.apply(tile(3, -1)) + game.apply(PASS)
+    assert builder_city_cells(game) == {(2, 0), (2, -1), (2, 1), (3, -1)}
+    assert events == [
+        {"type": "tile_placed", "player": "Ann", "tile": "base.F", "x": 3, "y": -1, "rot": 0},
+        {"type": "turn_ended", "player": "Ann", "turn": 9, "next": "Bob"},
+        {"type": "tile_drawn", "player": "Bob", "tile": "base.B"},
+    ]
 
 
 def test_a_tile_completing_two_cities_gives_the_goods_of_each() -> None:

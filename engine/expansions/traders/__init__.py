@@ -63,7 +63,8 @@ PIG = FigureKind(
 @dataclass
 class TradersState:
     """Each player's goods tokens; whether the player to move has earned the builder's extra part
-    (not played yet) and whether it was announced; whether the part being played is that extra part."""
+    (not played yet) and whether it was announced; whether this turn's extra part has begun (set
+    until the turn ends: with the rivers, through the river's normal tile that may follow it)."""
 
     goods: list[dict[str, int]]
     extra_next: bool = False
@@ -220,7 +221,6 @@ class Traders(Expansion):
     def end_of_turn(self, game: Game, events: list[Event]) -> None:
         send_lonely_builders_home(game)  # after scoring, the plague and ferry moves
         state = _state(game)
-        state.in_extra = False  # whichever part ends here, an extra part is over
         if state.extra_next and not state.announced:
             if game.bag_left > 0 or any(h(game) for h in game._hooks["may_continue"]):
                 state.announced = True
@@ -230,9 +230,12 @@ class Traders(Expansion):
 
     def next_player(self, game: Game) -> int | None:
         # Called only when no earlier expansion gives the next part: after the last river tile the
-        # river's normal tile comes first (one turn with it), and the extra part after that.
+        # river's normal tile comes first (one turn with it), and the extra part after that. So the
+        # turn ends here, not in ``end_of_turn``: when the extra part placed the last river tile, the
+        # river's normal tile still belongs to it (``in_extra`` stays set: it earns no other part).
         state = _state(game)
         if not state.extra_next:
+            state.in_extra = False  # the turn is over: the next one may earn an extra part
             return None
         state.extra_next = state.announced = False
         state.in_extra = True
