@@ -65,6 +65,23 @@ class PendingLeague(NamedTuple):
     body: dict[str, Any]
 
 
+async def _hold(tx: Tx, ids: list[Any], holder: str, until: datetime) -> None:
+    """Claimed rows: held by ``holder`` until ``until``, one more try counted."""
+    await tx.executemany(
+        "UPDATE outbox SET holder = ?, until = ?, tries = tries + 1 WHERE id = ?",
+        [(holder, iso(until), i) for i in ids],
+    )
+
+
+def _body(text: Any) -> dict[str, Any]:
+    """A row's body; a damaged one reads as empty (its post says less, the clock goes on)."""
+    try:
+        body = json.loads(text)
+    except (TypeError, ValueError):
+        return {}
+    return body if isinstance(body, dict) else {}
+
+
 class OutboxStore:
     """The outbox's reads and writes (a part of ``storage.store.Store``)."""
 
@@ -97,19 +114,8 @@ class OutboxStore:
                 f" AND (holder IS NULL OR until < ? OR holder = ?{mine}) ORDER BY id LIMIT ?" + skip,
                 (*args, limit),
             )
-            await tx.executemany(
-                "UPDATE outbox SET holder = ?, until = ?, tries = tries + 1 WHERE id = ?",
-                [(holder, iso(now + ttl), r[0]) for r in rows],
-            )
-            out = []
-            for r in rows:
-                try:
-                    said = json.loads(r[4])
-                except (TypeError, ValueError):
-                    said = None
-                out.append(Pending(int(r[0]), int(r[1]), int(r[2]), str(r[3]), said if isinstance(said, dict) else {},
-                                   lenient_time(r[5])))  # fmt: skip
-            return out
+            await _hold(tx, [r[0] for r in rows], holder, now + ttl)
+            return [Pending(int(r[0]), int(r[1]), int(r[2]), str(r[3]), _body(r[4]), lenient_time(r[5])) for r in rows]
 
         return await self._write(body)
 
@@ -172,17 +178,7 @@ class OutboxStore:
                 " AND tries < ? AND (holder IS NULL OR until < ?) ORDER BY id LIMIT ?" + skip,
                 (max_tries, iso(now), limit),
             )
-            await tx.executemany(
-                "UPDATE outbox SET holder = ?, until = ?, tries = tries + 1 WHERE id = ?",
-                [(holder, iso(now + ttl), r[0]) for r in rows],
-            )
-            out = []
-            for r in rows:
-                try:
-                    body = json.loads(r[2])
-                except (TypeError, ValueError):
-                    body = None
-                out.append(PendingLeague(int(r[0]), int(r[1]), body if isinstance(body, dict) else {}))
-            return out
+            await _hold(tx, [r[0] for r in rows], holder, now + ttl)
+            return [PendingLeague(int(r[0]), int(r[1]), _body(r[2])) for r in rows]
 
         return await self._write(claim)
