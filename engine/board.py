@@ -84,6 +84,10 @@ class Board:
         self.watched: dict[int, set[Cell]] = {}
         # Lake tiles: stub node -> the stub a ferry joins it to.
         self.ferry_link: dict[int, int] = {}
+        # A cache: field root -> the city nodes its segments touch (``cities_of_field``; the computer
+        # players value every field with a figure in every position they judge). A root's entry is
+        # dropped when another feature joins it; fields never split, so the rest stays true.
+        self.field_cities: dict[int, tuple[int, ...]] = {}
 
     def clone(self) -> Board:
         """An independent copy (placements and tile data are shared: never mutated)."""
@@ -100,6 +104,7 @@ class Board:
         other.followers = list(self.followers)  # the inner lists are replaced, never mutated
         other.watched = {n: set(empty) for n, empty in self.watched.items()}
         other.ferry_link = dict(self.ferry_link)
+        other.field_cities = dict(self.field_cities)  # (the tuples are never mutated)
         return other
 
     # ------------------------------------------------------------------ features
@@ -123,6 +128,7 @@ class Board:
         if ra > rb:  # the older node stays root: new tiles join old features
             ra, rb = rb, ra
         self.parent[rb] = ra
+        self.field_cities.pop(ra, None)
         nxt = self.nxt
         nxt[ra], nxt[rb] = nxt[rb], nxt[ra]
         self.open[ra] += self.open[rb] - consumed
@@ -201,12 +207,36 @@ class Board:
 
     def cities_of_field(self, node: int) -> set[int]:
         """Roots of the cities a field touches."""
+        parent = self.parent
         out = set()
-        for n in self.members(node):
-            p = self.placements[self.node_place[n]]
-            for c in p.tile.segments[n - p.first_node].cities:
-                out.add(self.find(p.first_node + c))
+        for r in self._field_city_nodes(self.find(node)):
+            while parent[r] != r:  # find() inlined, with its path compression
+                parent[r] = parent[parent[r]]
+                r = parent[r]
+            out.add(r)
         return out
+
+    def _field_city_nodes(self, root: int) -> tuple[int, ...]:
+        """The city nodes the segments of the field ``root`` touch (cached in ``field_cities``)."""
+        found = self.field_cities.get(root)
+        if found is None:
+            nodes: list[int] = []
+            placements, node_place, nxt = self.placements, self.node_place, self.nxt
+            n = root
+            while True:
+                p = placements[node_place[n]]
+                first = p.first_node
+                nodes += [first + c for c in p.tile.segments[n - first].cities]
+                n = nxt[n]
+                if n == root:
+                    break
+            found = self.field_cities[root] = tuple(nodes)
+        return found
+
+    def completed_cities_of_field(self, node: int) -> int:
+        """How many completed cities a field touches (what a farmer scores for)."""
+        open_ = self.open
+        return sum(1 for c in self.cities_of_field(node) if open_[c] == 0)
 
     def tile_nodes(self, placement_index: int) -> range:
         p = self.placements[placement_index]
@@ -365,6 +395,7 @@ class Board:
                 for empty in watched.values():
                     empty.discard(c)
         nxt, pennants, followers, merge = self.nxt, self.pennants, self.followers, self._merge
+        field_cities = self.field_cities
         for info in infos:
             cx, cy = x + info[0], y + info[1]
             for _d, sx, sy, od, demand, t, es, h0, h1, o0, o1 in info[6]:
@@ -414,6 +445,8 @@ class Board:
                         if ra > rb:
                             ra, rb = rb, ra
                         parent[rb] = ra
+                        if field_cities:
+                            field_cities.pop(ra, None)
                         nxt[ra], nxt[rb] = nxt[rb], nxt[ra]
                         open_[ra] += open_[rb]
                         pennants[ra] += pennants[rb]

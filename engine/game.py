@@ -14,12 +14,12 @@ it and returns the events. Moves are the JSON objects of RECORD.md.
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
 from engine.board import AREA_KINDS, Board
 from engine.catalog import BASE_START, SET_TILES, TILE_TYPES, expand, tile_set
+from engine.copying import copy_plain
 from engine.expansions import HOOKS, Expansion, overridden
 from engine.expansions.registry import (
     EXPANSIONS,
@@ -628,13 +628,15 @@ class Game:
 
     def clone(self) -> Game:
         """An independent copy, for players that look ahead and for trying moves."""
-        other = copy.copy(self)
+        # (copy.copy, without its generic protocol: a look-ahead clones a game for every move it tries)
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
         other.board = self.board.clone()
         other.scores = list(self.scores)
         other.supply = list(self.supply)
         other.moves = list(self.moves)
         other.bag = list(self.bag)
-        other.state = copy.deepcopy(self.state)
+        other.state = copy_plain(self.state) if self.state else {}
         other._figure_options = dict(self._figure_options)
         other.scratch = {}
         return other
@@ -1004,6 +1006,8 @@ class Game:
         """Points a feature is worth to each of its majority players."""
         board = self.board
         kind = board.kind[root]
+        if kind == "field":  # (first: the computer players value fields most often)
+            return 3 * board.completed_cities_of_field(root)
         if kind == "road":
             return len(board.feature_cells(root))
         if kind == "city":
@@ -1012,8 +1016,6 @@ class Game:
         if kind in AREA_KINDS:
             own = 1 if kind == "cloister" else 2
             return own + board.occupied_around(root)
-        if kind == "field":
-            return 3 * sum(1 for c in board.cities_of_field(root) if board.open[c] == 0)
         return 0
 
     def feature_value(self, root: int, final: bool, player: int | None = None) -> int:
@@ -1032,9 +1034,14 @@ class Game:
     def majority(self, root: int) -> list[int]:
         """Players with the most strength on a feature (all tied ones): a follower weighs 1, other kinds
         what they declare (a big follower 2, a builder or a pig nothing)."""
+        standing = self.board.followers[root]
+        if standing is None:
+            return []
+        if len(standing) == 1 and len(standing[0]) == 2:  # the usual case: one plain follower
+            return [standing[0][0]]
         counts: dict[int, int] = {}
         kinds = self._figure_rules[0]
-        for figure in self.board.followers[root] or ():
+        for figure in standing:
             player = figure[0]
             if len(figure) == 2:
                 counts[player] = counts.get(player, 0) + 1

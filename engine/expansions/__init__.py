@@ -80,7 +80,8 @@ class Expansion:
     #: the marks of the tile notation it reads (bare words such as "lake", kept in ``TileType.marks``)
     tile_marks: tuple[str, ...] = ()
     #: the classes of its state in ``game.state[name]`` (dataclasses of plain values: a snapshot
-    #: may hold them; ``copy.deepcopy`` copies them for look-ahead)
+    #: may hold them; ``engine.copying.copy_plain`` copies them for look-ahead: no two places of a state
+    #: share one mutable object)
     state_types: tuple[type, ...] = ()
     #: what it asks in the lobby (``LobbyOption``); ``game_options`` reads the answers
     lobby_options: tuple[LobbyOption, ...] = ()
