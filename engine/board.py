@@ -63,6 +63,16 @@ class Placement:
         return [(self.x + dx, self.y + dy) for dx, dy in rt.offsets]
 
 
+def _join_city_nodes(field_cities: dict[int, tuple[int, ...]], ra: int, rb: int) -> None:
+    """The feature ``rb`` joined ``ra``: their cached city nodes join (see ``Board.field_cities``)."""
+    b = field_cities.pop(rb, None)  # (no longer a root: never asked again)
+    a = field_cities.get(ra)
+    if a is not None and b is not None:
+        field_cities[ra] = a + b if b else a
+    else:
+        field_cities.pop(ra, None)
+
+
 class Board:
     """Placed tiles and the features they form. Knows geometry, not turns."""
 
@@ -85,8 +95,9 @@ class Board:
         # Lake tiles: stub node -> the stub a ferry joins it to.
         self.ferry_link: dict[int, int] = {}
         # A cache: field root -> the city nodes its segments touch (``cities_of_field``; the computer
-        # players value every field with a figure in every position they judge). A root's entry is
-        # dropped when another feature joins it; fields never split, so the rest stays true.
+        # players value every field with a figure in every position they judge). Kept up to date once
+        # used: a placed tile's fields enter it, and two fields that join join their entries (an
+        # entry is dropped when either side has none); fields never split.
         self.field_cities: dict[int, tuple[int, ...]] = {}
 
     def clone(self) -> Board:
@@ -128,7 +139,9 @@ class Board:
         if ra > rb:  # the older node stays root: new tiles join old features
             ra, rb = rb, ra
         self.parent[rb] = ra
-        self.field_cities.pop(ra, None)
+        field_cities = self.field_cities
+        if field_cities:
+            _join_city_nodes(field_cities, ra, rb)
         nxt = self.nxt
         nxt[ra], nxt[rb] = nxt[rb], nxt[ra]
         self.open[ra] += self.open[rb] - consumed
@@ -316,6 +329,13 @@ class Board:
             found.setdefault((x, y), []).append(rot)
         return {c: tuple(rots) for c, rots in sorted(found.items())}
 
+    def fits_somewhere(self, tile: TileType) -> bool:
+        """``bool(fitting_placements(tile))``, stopping at the first place found."""
+        if tile.multi_cell:
+            return next(self.multi_fits(tile), None) is not None
+        table = (tile._fit_tables or tile.fit_tables())[1]
+        return any(map(table.__getitem__, self.frontier.values()))
+
     def each_fit(self, tile: TileType) -> Iterator[tuple[int, int, int]]:
         """(x, y, rot) of every placement ``fitting_placements`` lists, found one by one (for a
         multi-cell tile not in the same order): a caller that needs only one stops early."""
@@ -396,6 +416,9 @@ class Board:
                     empty.discard(c)
         nxt, pennants, followers, merge = self.nxt, self.pennants, self.followers, self._merge
         field_cities = self.field_cities
+        if field_cities:  # (in use: see __init__)
+            for si, cities in tile.field_cities:
+                field_cities[first + si] = tuple([first + c for c in cities]) if cities else ()
         for info in infos:
             cx, cy = x + info[0], y + info[1]
             for _d, sx, sy, od, demand, t, es, h0, h1, o0, o1 in info[6]:
@@ -446,7 +469,7 @@ class Board:
                             ra, rb = rb, ra
                         parent[rb] = ra
                         if field_cities:
-                            field_cities.pop(ra, None)
+                            _join_city_nodes(field_cities, ra, rb)
                         nxt[ra], nxt[rb] = nxt[rb], nxt[ra]
                         open_[ra] += open_[rb]
                         pennants[ra] += pennants[rb]

@@ -125,23 +125,20 @@ class PlaceTile(Step):
         tile = game.drawn
         if tile is None or game.placement is not None:
             return DONE
+        # Only whether the tile can go somewhere is needed now, and the search stops at the first
+        # place found; the list is made when asked for (``Game.tile_placements``: a replay never
+        # asks, and a computer player's look-ahead asks in only one of the positions it judges).
+        game._placements = None
         problems = game._hooks["placement_problem"]
         if problems:
-            # Only whether the tile can go somewhere is needed now, and the search stops at
-            # the first place found; the list is made when asked for (``Game.tile_placements``:
-            # a replay never asks).
-            game._placements = None
             for x, y, r in game.board.each_fit(tile):
                 for h in problems:
                     if h(game, tile, x, y, r):
                         break
                 else:
                     return ASKS
-        else:
-            placements = game.board.fitting_placements(tile)
-            game._placements = placements
-            if placements:
-                return ASKS
+        elif game.board.fits_somewhere(tile):
+            return ASKS
         game.drawn = None
         if not any(h(game, tile, events) for h in game._hooks["unplaceable"]):
             events.append({"type": "tile_discarded", "tile": tile.id})
@@ -753,12 +750,21 @@ class Game:
             tile = self.drawn
             assert tile is not None
             problems = self._hooks["placement_problem"]
-            placements = {}
             # The board has not changed since the tile step began (it waits for this tile).
+            if not problems:
+                self._placements = placements = self.board.fitting_placements(tile)
+                return placements
+            placements = {}
             for (x, y), rots in self.board.fitting_placements(tile).items():
-                ok = tuple(r for r in rots if not any(h(self, tile, x, y, r) for h in problems))
+                ok = []
+                for r in rots:
+                    for h in problems:
+                        if h(self, tile, x, y, r):
+                            break
+                    else:
+                        ok.append(r)
                 if ok:
-                    placements[(x, y)] = ok
+                    placements[(x, y)] = tuple(ok)
             self._placements = placements
         return placements
 

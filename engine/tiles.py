@@ -161,6 +161,7 @@ class TileType:
         self.seg_open: list[int] = []
         self.seg_pennants: list[int] = []
         self.closable: tuple[int, ...] = ()  # roads and cities: can be completed
+        self.field_cities: tuple[tuple[int, tuple[int, ...]], ...] = ()  # (field segment, the city segments it touches)
         self.multi_cell = len(cells) > 1
         self.n_segments = len(segments)
 
@@ -334,6 +335,7 @@ def parse_tile(
     tile.seg_open = [len(seg.edges) for seg in segments]
     tile.seg_pennants = [seg.pennants for seg in segments]
     tile.closable = tuple(i for i, seg in enumerate(segments) if seg.kind in ("road", "city"))
+    tile.field_cities = tuple((i, seg.cities) for i, seg in enumerate(segments) if seg.kind == "field")
     _precompute_rotations(tile)
     return tile
 

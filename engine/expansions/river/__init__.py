@@ -67,6 +67,12 @@ class RiverState:
     next_branch: int
     extra_turn: int | None = None
 
+    def copy(self) -> RiverState:
+        """An independent copy (engine.copying: a look-ahead copies the state for every move it tries;
+        a RiverEnd is frozen, so shared)."""
+        turns = {branch: list(taken) for branch, taken in self.turns.items()}
+        return RiverState(dict(self.ends), turns, self.next_branch, self.extra_turn)
+
 
 def _state(game: Game) -> RiverState:
     return game.state["river"]  # type: ignore[no-any-return]
