@@ -63,6 +63,13 @@ class Placement:
         return [(self.x + dx, self.y + dy) for dx, dy in rt.offsets]
 
 
+def _demanded(key: int) -> int:
+    """The bits of the directions a packed frontier key demands something on (7 in each 3-bit
+    field that is not 0): a tile's packed edges ``t`` meet the demands when ``t & _demanded(key) == key``."""
+    any_bit = (key | key >> 1 | key >> 2) & 0o1111  # each field's lowest bit: set when the field is not 0
+    return any_bit * 7
+
+
 def _join_city_nodes(field_cities: dict[int, tuple[int, ...]], ra: int, rb: int) -> None:
     """The feature ``rb`` joined ``ra``: their cached city nodes join (see ``Board.field_cities``)."""
     b = field_cities.pop(rb, None)  # (no longer a root: never asked again)
@@ -246,6 +253,14 @@ class Board:
             found = self.field_cities[root] = tuple(nodes)
         return found
 
+    def track_fields(self) -> None:
+        """Put every field in the ``field_cities`` cache (kept up to date from then on): for a look-ahead,
+        whose positions are all copies of this board, so that none walks a field from scratch."""
+        parent, kind = self.parent, self.kind
+        for root in range(len(parent)):
+            if parent[root] == root and kind[root] == "field":
+                self._field_city_nodes(root)
+
     def completed_cities_of_field(self, node: int) -> int:
         """How many completed cities a field touches (what a farmer scores for)."""
         open_ = self.open
@@ -350,17 +365,33 @@ class Board:
     def multi_fits(self, tile: TileType) -> Iterator[tuple[int, int, int]]:
         """(x, y, rot) of every way a multi-cell tile matches all edges (one rotation per
         distinct look), found one by one: a caller that needs only one stops early."""
+        cells, frontier = self.cells, self.frontier
         # Try every anchor that puts one of the tile's cells on the frontier.
         for rot in tile.distinct_rots:
             rt = tile.rotations[rot // 90]
+            offsets = rt.offsets
+            own = list(zip(offsets, rt.packed_terrain, strict=True))
             tried = set()
-            for fx, fy in self.frontier:
-                for dx, dy in rt.offsets:
-                    anchor = (fx - dx, fy - dy)
-                    if anchor not in tried:
-                        tried.add(anchor)
-                        if self._multi_fits(rt, anchor[0], anchor[1]):
-                            yield anchor[0], anchor[1], rot
+            for fx, fy in frontier:
+                for dx, dy in offsets:
+                    ax, ay = fx - dx, fy - dy
+                    if (ax, ay) in tried:
+                        continue
+                    tried.add((ax, ay))
+                    # _multi_fits inlined (the castle searches try every anchor of every castle).
+                    touches = False
+                    for (ox, oy), terrain in own:
+                        c = (ax + ox, ay + oy)
+                        if c in cells:
+                            break
+                        key = frontier.get(c, 0)
+                        if key:
+                            if terrain & ((key | key >> 1 | key >> 2) & 0o1111) * 7 != key:  # (_demanded)
+                                break
+                            touches = True
+                    else:
+                        if touches:
+                            yield ax, ay, rot
 
     def fits(self, tile: TileType, x: int, y: int, rot: int) -> bool:
         """Do all edges match there (any rotation, equivalent ones included)?"""
@@ -373,19 +404,15 @@ class Board:
         """``mismatch(...) is None`` without building messages (the search tries many anchors)."""
         cells, frontier = self.cells, self.frontier
         touches = False
-        for ci, (dx, dy) in enumerate(rt.offsets):
+        for (dx, dy), terrain in zip(rt.offsets, rt.packed_terrain, strict=True):
             c = (x + dx, y + dy)
             if c in cells:
                 return False
             key = frontier.get(c, 0)
             if key:
-                terrain = rt.terrain[ci]
-                for d in range(4):
-                    need = (key >> (3 * d)) & 7
-                    if need:
-                        if terrain[d] != need:
-                            return False
-                        touches = True
+                if terrain & _demanded(key) != key:
+                    return False
+                touches = True
         return touches
 
     def place(self, tile: TileType, x: int, y: int, rot: int) -> int:

@@ -114,6 +114,7 @@ class RotatedTile:
         self.rot = rot
         self.offsets = offsets
         self.terrain = terrain  # per cell, per direction (N, E, S, W)
+        self.packed_terrain = [edge_key(t) for t in terrain]  # per cell, as a frontier key packs demands
         self.edge_seg = edge_seg  # per cell, per direction: segment index or -1
         self.half_seg = half_seg  # per cell, per half-edge: segment index or -1
         self.targets = targets  # (cell index, "road:E") -> segment index

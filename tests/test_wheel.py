@@ -178,8 +178,9 @@ def test_the_event_stands_when_the_icon_tile_then_fits_nowhere(monkeypatch):
     # board is told that this one fits nowhere: the pig still moves and the event is played.
     from engine.board import Board
 
-    real = Board.fitting_placements
+    real, real_somewhere = Board.fitting_placements, Board.fits_somewhere
     monkeypatch.setattr(Board, "fitting_placements", lambda b, t: {} if t.id == "wheel.B.1" else real(b, t))
+    monkeypatch.setattr(Board, "fits_somewhere", lambda b, t: t.id != "wheel.B.1" and real_somewhere(b, t))
     game, events = play(["base.B", "wheel.B.1", "base.B"], [tile(0, 4), meeple("crown:taxes")], sets=SETS)
     kinds = [e["type"] for e in events]
     assert kinds.index("wheel") < kinds.index("tile_discarded")
