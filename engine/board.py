@@ -228,16 +228,21 @@ class Board:
     def cities_of_field(self, node: int) -> set[int]:
         """Roots of the cities a field touches."""
         parent = self.parent
+        root = self.find(node)
+        nodes = self._field_city_nodes(root)
         out = set()
-        for r in self._field_city_nodes(self.find(node)):
+        for r in nodes:
             while parent[r] != r:  # find() inlined, with its path compression
                 parent[r] = parent[parent[r]]
                 r = parent[r]
             out.add(r)
+        if len(out) < len(nodes):  # each city once from now on, by its root (cities only ever join)
+            self.field_cities[root] = tuple(out)
         return out
 
     def _field_city_nodes(self, root: int) -> tuple[int, ...]:
-        """The city nodes the segments of the field ``root`` touch (cached in ``field_cities``)."""
+        """Nodes of the cities the segments of the field ``root`` touch, at least one of each
+        (cached in ``field_cities``)."""
         found = self.field_cities.get(root)
         if found is None:
             nodes: list[int] = []

@@ -131,6 +131,8 @@ class PlaceTile(Step):
         game._placements = None
         problems = game._hooks["placement_problem"]
         if problems:
+            problems = game.placement_checks(tile)
+        if problems:
             for x, y, r in game.board.each_fit(tile):
                 for h in problems:
                     if h(game, tile, x, y, r):
@@ -750,6 +752,8 @@ class Game:
             tile = self.drawn
             assert tile is not None
             problems = self._hooks["placement_problem"]
+            if problems:
+                problems = self.placement_checks(tile)
             # The board has not changed since the tile step began (it waits for this tile).
             if not problems:
                 self._placements = placements = self.board.fitting_placements(tile)
@@ -767,6 +771,11 @@ class Game:
                     placements[(x, y)] = tuple(ok)
             self._placements = placements
         return placements
+
+    def placement_checks(self, tile: TileType) -> list[Any]:
+        """The expansions' ``placement_problem`` hooks that may object to a place of ``tile`` now
+        (``Expansion.checks_placement``): the others need not be asked for every place tried."""
+        return [h for h in self._hooks["placement_problem"] if h.__self__.checks_placement(self, tile)]
 
     def board_figures(self) -> list[BoardFigure]:
         """Everything standing on the board, in drawing order, as plain views: the followers, then
@@ -1029,13 +1038,22 @@ class Game:
         counts only for its owner), every expansion's modifier included (``Expansion.value``, then
         ``Expansion.bonus``): the one value final scoring, mid-game scoring and the computer players
         use. An inn road unfinished at the end is worth 0 to whoever asks."""
-        points = self.feature_points(root, final)
-        for hook in self._hooks["value"]:
-            points = hook(self, root, final, points, player)
-        if points:
-            for hook in self._hooks["bonus"]:
-                points += hook(self, root, final)
-        return points
+        return self.feature_values([root], final, player)[0]
+
+    def feature_values(self, roots: list[int], final: bool, player: int | None = None) -> list[int]:
+        """``feature_value`` of each of ``roots`` (the computer players value every feature with a
+        figure in every position they judge: the hooks are looked up once)."""
+        feature_points, value_hooks, bonus_hooks = self.feature_points, self._hooks["value"], self._hooks["bonus"]
+        out = []
+        for root in roots:
+            points = feature_points(root, final)
+            for hook in value_hooks:
+                points = hook(self, root, final, points, player)
+            if points and bonus_hooks:
+                for hook in bonus_hooks:
+                    points += hook(self, root, final)
+            out.append(points)
+        return out
 
     def majority(self, root: int) -> list[int]:
         """Players with the most strength on a feature (all tied ones): a follower weighs 1, other kinds

@@ -168,6 +168,12 @@ class Expansion:
         """Why an edge-legal placement is still forbidden, or None."""
         return None
 
+    def checks_placement(self, game: Game, tile: TileType) -> bool:
+        """Whether ``placement_problem`` may object to some place of ``tile`` now: False spares asking
+        it for every place tried when the legal placements are listed (the river's rules concern
+        river tiles only)."""
+        return True
+
     def on_place(self, game: Game, placement: int, events: list[Event]) -> None:
         """A tile (or castle) was just placed."""
 

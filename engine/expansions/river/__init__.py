@@ -586,6 +586,9 @@ class River(Expansion):
             return None
         return self._problem(game, tile, x, y, rot)
 
+    def checks_placement(self, game: Game, tile: TileType) -> bool:
+        return is_river(tile.id)
+
     def unplaceable(self, game: Game, tile: TileType, events: list[Event]) -> bool:
         """A drawn river tile fits nowhere: it goes back under the other river tiles
         (just before the lake) while another of them could be placed now."""
