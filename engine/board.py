@@ -70,8 +70,12 @@ def _demanded(key: int) -> int:
     return any_bit * 7
 
 
-def _join_city_nodes(field_cities: dict[int, tuple[int, ...]], ra: int, rb: int) -> None:
-    """The feature ``rb`` joined ``ra``: their cached city nodes join (see ``Board.field_cities``)."""
+def _join_city_nodes(field_cities: dict[int, tuple[int, ...]], field_done: dict[int, int], ra: int, rb: int) -> None:
+    """The feature ``rb`` joined ``ra``: their cached city nodes join, their completed cities are
+    counted again when asked (see ``Board.field_cities`` and ``Board.field_done``)."""
+    if field_done:
+        field_done.pop(ra, None)
+        field_done.pop(rb, None)
     b = field_cities.pop(rb, None)  # (no longer a root: never asked again)
     a = field_cities.get(ra)
     if a is not None and b is not None:
@@ -106,6 +110,9 @@ class Board:
         # used: a placed tile's fields enter it, and two fields that join join their entries (an
         # entry is dropped when either side has none); fields never split.
         self.field_cities: dict[int, tuple[int, ...]] = {}
+        # A cache too: field root -> how many completed cities it touches (``completed_cities_of_field``),
+        # dropped when another field joins it; all of it when a city is completed.
+        self.field_done: dict[int, int] = {}
 
     def clone(self) -> Board:
         """An independent copy (placements and tile data are shared: never mutated)."""
@@ -123,6 +130,7 @@ class Board:
         other.watched = {n: set(empty) for n, empty in self.watched.items()}
         other.ferry_link = dict(self.ferry_link)
         other.field_cities = dict(self.field_cities)  # (the tuples are never mutated)
+        other.field_done = dict(self.field_done)
         return other
 
     # ------------------------------------------------------------------ features
@@ -147,8 +155,8 @@ class Board:
             ra, rb = rb, ra
         self.parent[rb] = ra
         field_cities = self.field_cities
-        if field_cities:
-            _join_city_nodes(field_cities, ra, rb)
+        if field_cities or self.field_done:
+            _join_city_nodes(field_cities, self.field_done, ra, rb)
         nxt = self.nxt
         nxt[ra], nxt[rb] = nxt[rb], nxt[ra]
         self.open[ra] += self.open[rb] - consumed
@@ -267,9 +275,13 @@ class Board:
                 self._field_city_nodes(root)
 
     def completed_cities_of_field(self, node: int) -> int:
-        """How many completed cities a field touches (what a farmer scores for)."""
-        open_ = self.open
-        return sum(1 for c in self.cities_of_field(node) if open_[c] == 0)
+        """How many completed cities a field touches (what a farmer scores for; cached in ``field_done``)."""
+        root = self.find(node)
+        done = self.field_done.get(root)
+        if done is None:
+            open_ = self.open
+            done = self.field_done[root] = sum(1 for c in self.cities_of_field(root) if open_[c] == 0)
+        return done
 
     def tile_nodes(self, placement_index: int) -> range:
         p = self.placements[placement_index]
@@ -447,7 +459,7 @@ class Board:
                 for empty in watched.values():
                     empty.discard(c)
         nxt, pennants, followers, merge = self.nxt, self.pennants, self.followers, self._merge
-        field_cities = self.field_cities
+        field_cities, field_done = self.field_cities, self.field_done
         if field_cities:  # (in use: see __init__)
             for si, cities in tile.field_cities:
                 field_cities[first + si] = tuple([first + c for c in cities]) if cities else ()
@@ -485,6 +497,8 @@ class Board:
                         if fb:
                             followers[ra] = (followers[ra] or []) + fb
                             followers[rb] = None
+                    if field_done and t == CITY and not open_[ra]:
+                        field_done.clear()  # a city completed: fields touching it score more
                 if t != CITY:
                     nh = ninfo[5]
                     n0 = nh[o0]
@@ -500,8 +514,8 @@ class Board:
                         if ra > rb:
                             ra, rb = rb, ra
                         parent[rb] = ra
-                        if field_cities:
-                            _join_city_nodes(field_cities, ra, rb)
+                        if field_cities or field_done:
+                            _join_city_nodes(field_cities, field_done, ra, rb)
                         nxt[ra], nxt[rb] = nxt[rb], nxt[ra]
                         open_[ra] += open_[rb]
                         pennants[ra] += pennants[rb]

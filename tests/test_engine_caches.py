@@ -17,7 +17,7 @@ def _walked(board: Board, root: int) -> set[int]:
     return out
 
 
-def test_the_cached_city_nodes_of_fields_stay_true_through_play_and_clones() -> None:
+def test_the_cached_cities_of_fields_stay_true_through_play_and_clones() -> None:
     for sets in FAMILIES:
         for seed in range(3):
             game = Game(["Ann", "Bob", "Cy"], sets, seed=seed)
@@ -28,6 +28,8 @@ def test_the_cached_city_nodes_of_fields_stay_true_through_play_and_clones() -> 
                 board = game.board
                 for root in range(len(board.parent)):
                     if board.parent[root] == root and board.kind[root] == "field":
-                        assert board.cities_of_field(root) == _walked(board, root)
+                        walked = _walked(board, root)
+                        assert board.cities_of_field(root) == walked
+                        assert board.completed_cities_of_field(root) == sum(1 for c in walked if board.open[c] == 0)
                 assert board.field_cities  # in use from the first look
                 game.apply(player.choose(game))
