@@ -24,6 +24,7 @@ from engine.words import DIRECTION_WORDS, direction
 
 NEIGHBOURS8 = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
 AREA_KINDS = ("cloister", "castle")
+CLOSABLE_KINDS = ("road", "city")
 Cell = tuple[int, int]
 Follower = tuple  # (player index, node the figure stands on[, its kind unless a plain follower])
 #: A board cell: (which placement covers it, that placement's first node, the cell's CellInfo);
@@ -113,6 +114,9 @@ class Board:
         # A cache too: field root -> how many completed cities it touches (``completed_cities_of_field``),
         # dropped when another field joins it; all of it when a city is completed.
         self.field_done: dict[int, int] = {}
+        # And: road or city root -> how many cells it spans (``feature_size``), dropped when another
+        # feature joins it or a ferry rebuilds its road.
+        self.feature_sizes: dict[int, int] = {}
 
     def clone(self) -> Board:
         """An independent copy (placements and tile data are shared: never mutated)."""
@@ -131,6 +135,7 @@ class Board:
         other.ferry_link = dict(self.ferry_link)
         other.field_cities = dict(self.field_cities)  # (the tuples are never mutated)
         other.field_done = dict(self.field_done)
+        other.feature_sizes = dict(self.feature_sizes)
         return other
 
     # ------------------------------------------------------------------ features
@@ -154,6 +159,9 @@ class Board:
         if ra > rb:  # the older node stays root: new tiles join old features
             ra, rb = rb, ra
         self.parent[rb] = ra
+        if self.feature_sizes:
+            self.feature_sizes.pop(ra, None)
+            self.feature_sizes.pop(rb, None)
         field_cities = self.field_cities
         if field_cities or self.field_done:
             _join_city_nodes(field_cities, self.field_done, ra, rb)
@@ -204,6 +212,17 @@ class Board:
             n = nxt[n]
             if n == node:
                 return out
+
+    def feature_size(self, node: int) -> int:
+        """``len(feature_cells(node))``, cached in ``feature_sizes`` (the computer players value every
+        road and city with a figure in every position they judge)."""
+        root = self.find(node)
+        size = self.feature_sizes.get(root)
+        if size is None:
+            size = len(self.feature_cells(root))
+            if self.kind[root] in CLOSABLE_KINDS:  # (the placement loop keeps the cache of these only)
+                self.feature_sizes[root] = size
+        return size
 
     def is_complete(self, root: int) -> bool:
         kind = self.kind[root]
@@ -459,7 +478,7 @@ class Board:
                 for empty in watched.values():
                     empty.discard(c)
         nxt, pennants, followers, merge = self.nxt, self.pennants, self.followers, self._merge
-        field_cities, field_done = self.field_cities, self.field_done
+        field_cities, field_done, feature_sizes = self.field_cities, self.field_done, self.feature_sizes
         if field_cities:  # (in use: see __init__)
             for si, cities in tile.field_cities:
                 field_cities[first + si] = tuple([first + c for c in cities]) if cities else ()
@@ -490,6 +509,9 @@ class Board:
                         if ra > rb:  # the older node stays root
                             ra, rb = rb, ra
                         parent[rb] = ra
+                        if feature_sizes:
+                            feature_sizes.pop(ra, None)
+                            feature_sizes.pop(rb, None)
                         nxt[ra], nxt[rb] = nxt[rb], nxt[ra]
                         open_[ra] += open_[rb] - 2
                         pennants[ra] += pennants[rb]
@@ -585,6 +607,7 @@ class Board:
             for figure in self.followers[r] or []:
                 standing.setdefault(figure[1], []).append(figure)
         for n in old:
+            self.feature_sizes.pop(n, None)
             seg = self.segment_of(n)
             self.parent[n] = n
             self.nxt[n] = n

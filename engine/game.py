@@ -1024,9 +1024,9 @@ class Game:
         if kind == "field":  # (first: the computer players value fields most often)
             return 3 * board.completed_cities_of_field(root)
         if kind == "road":
-            return len(board.feature_cells(root))
+            return board.feature_size(root)
         if kind == "city":
-            cells, pennants = len(board.feature_cells(root)), board.pennants[root]
+            cells, pennants = board.feature_size(root), board.pennants[root]
             return cells + pennants if final else 2 * (cells + pennants)
         if kind in AREA_KINDS:
             own = 1 if kind == "cloister" else 2

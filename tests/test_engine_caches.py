@@ -1,4 +1,5 @@
-"""The engine's caches for the computer players' look-ahead agree with what they cache."""
+"""The engine's caches for the computer players' look-ahead agree with what they cache (the ferries
+rebuild roads in the rivers family)."""
 
 from __future__ import annotations
 
@@ -27,6 +28,8 @@ def test_the_cached_cities_of_fields_stay_true_through_play_and_clones() -> None
                     game = game.clone()  # the cache goes on in a copy as in the original
                 board = game.board
                 for root in range(len(board.parent)):
+                    if board.parent[root] == root:
+                        assert board.feature_size(root) == len(board.feature_cells(root))
                     if board.parent[root] == root and board.kind[root] == "field":
                         walked = _walked(board, root)
                         assert board.cities_of_field(root) == walked
