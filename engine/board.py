@@ -238,6 +238,10 @@ class Board:
 
     def occupied_around(self, node: int) -> int:
         cells = self.cells
+        p = self.placements[self.node_place[node]]
+        if not p.tile.multi_cell:  # (a cloister: its eight neighbours, without building a set)
+            x, y = p.x, p.y
+            return sum(1 for dx, dy in NEIGHBOURS8 if (x + dx, y + dy) in cells)
         return sum(1 for c in self.surroundings(node) if c in cells)
 
     def feature_marks(self, node: int) -> dict[str, int]:
