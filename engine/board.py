@@ -33,7 +33,7 @@ PlacedCell = tuple[int, int, CellInfo]
 
 
 class Placement:
-    __slots__ = ("tile", "x", "y", "rot", "first_node")
+    __slots__ = ("tile", "x", "y", "rot", "first_node", "around")
 
     def __init__(self, tile: TileType, x: int, y: int, rot: int, first_node: int) -> None:
         self.tile = tile
@@ -41,6 +41,9 @@ class Placement:
         self.y = y
         self.rot = rot
         self.first_node = first_node  # node id of the tile's segment 0
+        # segment index -> the cells around that area segment (Board.surroundings: fixed once placed,
+        # and a placement is shared by every copy of the board)
+        self.around: dict[int, tuple[Cell, ...]] | None = None
 
     def __repr__(self) -> str:
         return f"Placement({self.tile.id!r}, x={self.x}, y={self.y}, rot={self.rot}, first_node={self.first_node})"
@@ -232,17 +235,24 @@ class Board:
 
     def surroundings(self, node: int) -> set[Cell]:
         """Cells around an area feature (8 for a cloister, 10 for a castle)."""
-        own = self.node_cells(node)
-        around = {(x + dx, y + dy) for x, y in own for dx, dy in NEIGHBOURS8}
-        return around.difference(own)
+        return set(self._around(node))
+
+    def _around(self, node: int) -> tuple[Cell, ...]:
+        """``surroundings``, kept on the placement (it never changes)."""
+        p = self.placements[self.node_place[node]]
+        si = node - p.first_node
+        if p.around is None:
+            p.around = {}
+        around = p.around.get(si)
+        if around is None:
+            own = self.node_cells(node)
+            cells = {(x + dx, y + dy) for x, y in own for dx, dy in NEIGHBOURS8}
+            around = p.around[si] = tuple(sorted(cells.difference(own)))
+        return around
 
     def occupied_around(self, node: int) -> int:
         cells = self.cells
-        p = self.placements[self.node_place[node]]
-        if not p.tile.multi_cell:  # (a cloister: its eight neighbours, without building a set)
-            x, y = p.x, p.y
-            return sum(1 for dx, dy in NEIGHBOURS8 if (x + dx, y + dy) in cells)
-        return sum(1 for c in self.surroundings(node) if c in cells)
+        return sum(1 for c in self._around(node) if c in cells)
 
     def feature_marks(self, node: int) -> dict[str, int]:
         """The segment marks of the feature containing ``node`` (TILES.md: ``road{S} inn``), each with
