@@ -416,14 +416,17 @@ class Board:
         """(x, y, rot) of every way a multi-cell tile matches all edges (one rotation per
         distinct look), found one by one: a caller that needs only one stops early."""
         cells, frontier = self.cells, self.frontier
-        # Try every anchor that puts one of the tile's cells on the frontier.
+        # Try every anchor that puts one of the tile's cells on the frontier (an anchor whose cell on
+        # the frontier cell f cannot meet f's neighbours is skipped at once: it would fail below).
         for rot in tile.distinct_rots:
             rt = tile.rotations[rot // 90]
-            offsets = rt.offsets
-            own = list(zip(offsets, rt.packed_terrain, strict=True))
+            own = list(zip(rt.offsets, rt.packed_terrain, strict=True))
             tried = set()
-            for fx, fy in frontier:
-                for dx, dy in offsets:
+            for (fx, fy), at_f in frontier.items():
+                demanded_f = ((at_f | at_f >> 1 | at_f >> 2) & 0o1111) * 7  # (_demanded)
+                for (dx, dy), terrain_f in own:
+                    if terrain_f & demanded_f != at_f:
+                        continue  # that cell of the tile would not meet the neighbours of f: no anchor here
                     ax, ay = fx - dx, fy - dy
                     if (ax, ay) in tried:
                         continue
