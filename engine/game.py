@@ -139,8 +139,14 @@ class PlaceTile(Step):
                         break
                 else:
                     return ASKS
-        elif game.board.fits_somewhere(tile):
-            return ASKS
+        elif tile.multi_cell:
+            if game.board.fits_somewhere(tile):
+                return ASKS
+        else:  # Board.fits_somewhere inlined: this runs for every tile drawn
+            table = (tile._fit_tables or tile.fit_tables())[1]
+            for key in game.board.frontier.values():
+                if table[key]:
+                    return ASKS
         game.drawn = None
         if not any(h(game, tile, events) for h in game._hooks["unplaceable"]):
             events.append({"type": "tile_discarded", "tile": tile.id})
