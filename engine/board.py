@@ -219,7 +219,7 @@ class Board:
     def feature_size(self, node: int) -> int:
         """``len(feature_cells(node))``, cached in ``feature_sizes`` (the computer players value every
         road and city with a figure in every position they judge)."""
-        root = self.find(node)
+        root = node if self.parent[node] == node else self.find(node)  # (usually asked of a root)
         size = self.feature_sizes.get(root)
         if size is None:
             size = len(self.feature_cells(root))
@@ -309,7 +309,7 @@ class Board:
 
     def completed_cities_of_field(self, node: int) -> int:
         """How many completed cities a field touches (what a farmer scores for; cached in ``field_done``)."""
-        root = self.find(node)
+        root = node if self.parent[node] == node else self.find(node)  # (usually asked of a root)
         done = self.field_done.get(root)
         if done is None:
             open_ = self.open

@@ -73,8 +73,12 @@ def holdings(game: Game) -> list[float]:
         share = CITY_SHARE if kind == "city" else FIELD_SHARE if kind == "field" else OTHER_SHARE
         points = value * share
         if points:
-            for p in game.majority(root):
-                out[p] += points
+            figures = followers[root] or ()  # (never empty here: the roots with figures)
+            if len(figures) == 1 and len(figures[0]) == 2:  # one plain follower: its owner holds it
+                out[figures[0][0]] += points
+            else:
+                for p in game.majority(root):
+                    out[p] += points
     if _hooks(game, "final_scoring"):
         for p, extra in enumerate(end_bonus(game)):
             out[p] += END_SHARE * extra
