@@ -1,19 +1,29 @@
-"""Engine speed: ``python -m benchmarks.engine [--games N] [--think S]``.
+"""Engine speed: ``python -m benchmarks.engine [--games N] [--think S] [--compare TREE [--rounds R]]``.
 
 Random 2-player base games played to the end through the public API (every
 legal placement enumerated each turn, random follower choices, final scoring),
 legal-placement enumeration, and replaying a full game's record; then, per set
 family, random games per second and the ``hard`` computer's playouts per second
 (its search run for ``--think`` seconds on positions of random games).
+
+``--compare TREE`` measures this source tree against another checkout (e.g. a worktree of
+``main``) instead: each round runs one subprocess per tree, the order alternating between rounds,
+so both see the same drift of a shared machine; the table gives each tree's best and median round
+and the ratio of this tree's to the other's.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 
-from benchmarks.table import print_table
+from benchmarks.table import print_grid, print_table
 from engine import Game
 from engine.ai import RandomPlayer
 from engine.ai.search import Search
@@ -98,11 +108,65 @@ def search_playouts_per_second(sets: list[str], seconds: float, games: int = 2) 
     return done / spent, statistics.median(options)
 
 
+def one_round(games: int, think: float) -> dict[str, float]:
+    """One round of the rates ``--compare`` sets side by side (random games and playouts per second)."""
+    play_random(0)  # warm the tile tables
+    rates = {"random base games/s": games_per_second(games, rounds=1)[0]}
+    for family, sets in FAMILIES.items():
+        rates[f"{family}: random games/s"] = family_games_per_second(sets, max(4, games // 10))
+        rates[f"{family}: hard's playouts/s"] = search_playouts_per_second(sets, think, games=1)[0]
+    return rates
+
+
+def compare(other: Path, rounds: int, games: int, think: float) -> None:
+    """This tree against ``other``: rounds interleaved, each tree in its own process, alternately first."""
+    trees = {"new": Path(__file__).resolve().parent.parent, "old": other.resolve()}
+    results: dict[str, list[dict[str, float]]] = {"new": [], "old": []}
+    for r in range(rounds):
+        for name in ("old", "new") if r % 2 == 0 else ("new", "old"):
+            env = dict(os.environ, PYTHONPATH=str(trees[name]))
+            # This file's code run in the tree measured, on its engine (as a script in benchmarks/, its
+            # name would hide the engine package: it is run from ``-c`` instead).
+            code = f"import sys; sys.argv = {[__file__, '--round', '--games', str(games), '--think', str(think)]!r}; "
+            code += f"exec(compile(open({__file__!r}).read(), {__file__!r}, 'exec'), {{'__name__': '__main__'}})"
+            out = subprocess.run(
+                [sys.executable, "-c", code], env=env, cwd=trees[name], check=True, capture_output=True, text=True
+            )
+            results[name].append(json.loads(out.stdout.strip().splitlines()[-1]))
+            print(f"round {r + 1}/{rounds} {name} done", file=sys.stderr)
+    rows = []
+    for measure in results["new"][0]:
+        old = [res[measure] for res in results["old"]]
+        new = [res[measure] for res in results["new"]]
+        rows.append(
+            [
+                measure,
+                f"{max(old):.0f}",
+                f"{statistics.median(old):.0f}",
+                f"{max(new):.0f}",
+                f"{statistics.median(new):.0f}",
+                f"x{max(new) / max(old):.2f}",
+                f"x{statistics.median(new) / statistics.median(old):.2f}",
+            ]
+        )
+    print(f"old: {trees['old']}  new: {trees['new']}  ({rounds} rounds interleaved)")
+    print_grid(["measure", "old best", "old median", "new best", "new median", "best", "median"], rows)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=200, help="games per timing round")
     parser.add_argument("--think", type=float, default=0.5, help="seconds of search a position (playouts/s)")
+    parser.add_argument("--compare", type=Path, help="another source tree to measure this one against")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of --compare (each tree once a round)")
+    parser.add_argument("--round", action="store_true", help=argparse.SUPPRESS)  # one round of --compare, as JSON
     args = parser.parse_args()
+    if args.round:
+        print(json.dumps(one_round(args.games, args.think)))
+        return
+    if args.compare is not None:
+        compare(args.compare, args.rounds, args.games, args.think)
+        return
     play_random(0)  # warm the tile tables
     gps, median = games_per_second(args.games)
     enum = enumeration_us(max(10, args.games // 10))

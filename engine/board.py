@@ -24,6 +24,7 @@ from engine.words import DIRECTION_WORDS, direction
 
 NEIGHBOURS8 = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
 AREA_KINDS = ("cloister", "castle")
+CLOSABLE_KINDS = ("road", "city")
 Cell = tuple[int, int]
 Follower = tuple  # (player index, node the figure stands on[, its kind unless a plain follower])
 #: A board cell: (which placement covers it, that placement's first node, the cell's CellInfo);
@@ -32,7 +33,7 @@ PlacedCell = tuple[int, int, CellInfo]
 
 
 class Placement:
-    __slots__ = ("tile", "x", "y", "rot", "first_node")
+    __slots__ = ("tile", "x", "y", "rot", "first_node", "around")
 
     def __init__(self, tile: TileType, x: int, y: int, rot: int, first_node: int) -> None:
         self.tile = tile
@@ -40,6 +41,9 @@ class Placement:
         self.y = y
         self.rot = rot
         self.first_node = first_node  # node id of the tile's segment 0
+        # segment index -> the cells around that area segment (Board.surroundings: fixed once placed,
+        # and a placement is shared by every copy of the board)
+        self.around: dict[int, tuple[Cell, ...]] | None = None
 
     def __repr__(self) -> str:
         return f"Placement({self.tile.id!r}, x={self.x}, y={self.y}, rot={self.rot}, first_node={self.first_node})"
@@ -63,6 +67,27 @@ class Placement:
         return [(self.x + dx, self.y + dy) for dx, dy in rt.offsets]
 
 
+def _demanded(key: int) -> int:
+    """The bits of the directions a packed frontier key demands something on (7 in each 3-bit
+    field that is not 0): a tile's packed edges ``t`` meet the demands when ``t & _demanded(key) == key``."""
+    any_bit = (key | key >> 1 | key >> 2) & 0o1111  # each field's lowest bit: set when the field is not 0
+    return any_bit * 7
+
+
+def _join_city_nodes(field_cities: dict[int, tuple[int, ...]], field_done: dict[int, int], ra: int, rb: int) -> None:
+    """The feature ``rb`` joined ``ra``: their cached city nodes join, their completed cities are
+    counted again when asked (see ``Board.field_cities`` and ``Board.field_done``)."""
+    if field_done:
+        field_done.pop(ra, None)
+        field_done.pop(rb, None)
+    b = field_cities.pop(rb, None)  # (no longer a root: never asked again)
+    a = field_cities.get(ra)
+    if a is not None and b is not None:
+        field_cities[ra] = a + b if b else a
+    else:
+        field_cities.pop(ra, None)
+
+
 class Board:
     """Placed tiles and the features they form. Knows geometry, not turns."""
 
@@ -84,6 +109,17 @@ class Board:
         self.watched: dict[int, set[Cell]] = {}
         # Lake tiles: stub node -> the stub a ferry joins it to.
         self.ferry_link: dict[int, int] = {}
+        # A cache: field root -> the city nodes its segments touch (``cities_of_field``; the computer
+        # players value every field with a figure in every position they judge). Kept up to date once
+        # used: a placed tile's fields enter it, and two fields that join join their entries (an
+        # entry is dropped when either side has none); fields never split.
+        self.field_cities: dict[int, tuple[int, ...]] = {}
+        # A cache too: field root -> how many completed cities it touches (``completed_cities_of_field``),
+        # dropped when another field joins it; all of it when a city is completed.
+        self.field_done: dict[int, int] = {}
+        # And: road or city root -> how many cells it spans (``feature_size``), dropped when another
+        # feature joins it or a ferry rebuilds its road.
+        self.feature_sizes: dict[int, int] = {}
 
     def clone(self) -> Board:
         """An independent copy (placements and tile data are shared: never mutated)."""
@@ -100,6 +136,9 @@ class Board:
         other.followers = list(self.followers)  # the inner lists are replaced, never mutated
         other.watched = {n: set(empty) for n, empty in self.watched.items()}
         other.ferry_link = dict(self.ferry_link)
+        other.field_cities = dict(self.field_cities)  # (the tuples are never mutated)
+        other.field_done = dict(self.field_done)
+        other.feature_sizes = dict(self.feature_sizes)
         return other
 
     # ------------------------------------------------------------------ features
@@ -123,6 +162,12 @@ class Board:
         if ra > rb:  # the older node stays root: new tiles join old features
             ra, rb = rb, ra
         self.parent[rb] = ra
+        if self.feature_sizes:
+            self.feature_sizes.pop(ra, None)
+            self.feature_sizes.pop(rb, None)
+        field_cities = self.field_cities
+        if field_cities or self.field_done:
+            _join_city_nodes(field_cities, self.field_done, ra, rb)
         nxt = self.nxt
         nxt[ra], nxt[rb] = nxt[rb], nxt[ra]
         self.open[ra] += self.open[rb] - consumed
@@ -171,6 +216,17 @@ class Board:
             if n == node:
                 return out
 
+    def feature_size(self, node: int) -> int:
+        """``len(feature_cells(node))``, cached in ``feature_sizes`` (the computer players value every
+        road and city with a figure in every position they judge)."""
+        root = node if self.parent[node] == node else self.find(node)  # (usually asked of a root)
+        size = self.feature_sizes.get(root)
+        if size is None:
+            size = len(self.feature_cells(root))
+            if self.kind[root] in CLOSABLE_KINDS:  # (the placement loop keeps the cache of these only)
+                self.feature_sizes[root] = size
+        return size
+
     def is_complete(self, root: int) -> bool:
         kind = self.kind[root]
         if kind in AREA_KINDS:
@@ -179,13 +235,24 @@ class Board:
 
     def surroundings(self, node: int) -> set[Cell]:
         """Cells around an area feature (8 for a cloister, 10 for a castle)."""
-        own = self.node_cells(node)
-        around = {(x + dx, y + dy) for x, y in own for dx, dy in NEIGHBOURS8}
-        return around.difference(own)
+        return set(self._around(node))
+
+    def _around(self, node: int) -> tuple[Cell, ...]:
+        """``surroundings``, kept on the placement (it never changes)."""
+        p = self.placements[self.node_place[node]]
+        si = node - p.first_node
+        if p.around is None:
+            p.around = {}
+        around = p.around.get(si)
+        if around is None:
+            own = self.node_cells(node)
+            cells = {(x + dx, y + dy) for x, y in own for dx, dy in NEIGHBOURS8}
+            around = p.around[si] = tuple(sorted(cells.difference(own)))
+        return around
 
     def occupied_around(self, node: int) -> int:
         cells = self.cells
-        return sum(1 for c in self.surroundings(node) if c in cells)
+        return sum(1 for c in self._around(node) if c in cells)
 
     def feature_marks(self, node: int) -> dict[str, int]:
         """The segment marks of the feature containing ``node`` (TILES.md: ``road{S} inn``), each with
@@ -201,12 +268,53 @@ class Board:
 
     def cities_of_field(self, node: int) -> set[int]:
         """Roots of the cities a field touches."""
+        parent = self.parent
+        root = self.find(node)
+        nodes = self._field_city_nodes(root)
         out = set()
-        for n in self.members(node):
-            p = self.placements[self.node_place[n]]
-            for c in p.tile.segments[n - p.first_node].cities:
-                out.add(self.find(p.first_node + c))
+        for r in nodes:
+            while parent[r] != r:  # find() inlined, with its path compression
+                parent[r] = parent[parent[r]]
+                r = parent[r]
+            out.add(r)
+        if len(out) < len(nodes):  # each city once from now on, by its root (cities only ever join)
+            self.field_cities[root] = tuple(out)
         return out
+
+    def _field_city_nodes(self, root: int) -> tuple[int, ...]:
+        """Nodes of the cities the segments of the field ``root`` touch, at least one of each
+        (cached in ``field_cities``)."""
+        found = self.field_cities.get(root)
+        if found is None:
+            nodes: list[int] = []
+            placements, node_place, nxt = self.placements, self.node_place, self.nxt
+            n = root
+            while True:
+                p = placements[node_place[n]]
+                first = p.first_node
+                nodes += [first + c for c in p.tile.segments[n - first].cities]
+                n = nxt[n]
+                if n == root:
+                    break
+            found = self.field_cities[root] = tuple(nodes)
+        return found
+
+    def track_fields(self) -> None:
+        """Put every field in the ``field_cities`` cache (kept up to date from then on): for a look-ahead,
+        whose positions are all copies of this board, so that none walks a field from scratch."""
+        parent, kind = self.parent, self.kind
+        for root in range(len(parent)):
+            if parent[root] == root and kind[root] == "field":
+                self._field_city_nodes(root)
+
+    def completed_cities_of_field(self, node: int) -> int:
+        """How many completed cities a field touches (what a farmer scores for; cached in ``field_done``)."""
+        root = node if self.parent[node] == node else self.find(node)  # (usually asked of a root)
+        done = self.field_done.get(root)
+        if done is None:
+            open_ = self.open
+            done = self.field_done[root] = sum(1 for c in self.cities_of_field(root) if open_[c] == 0)
+        return done
 
     def tile_nodes(self, placement_index: int) -> range:
         p = self.placements[placement_index]
@@ -286,6 +394,13 @@ class Board:
             found.setdefault((x, y), []).append(rot)
         return {c: tuple(rots) for c, rots in sorted(found.items())}
 
+    def fits_somewhere(self, tile: TileType) -> bool:
+        """``bool(fitting_placements(tile))``, stopping at the first place found."""
+        if tile.multi_cell:
+            return next(self.multi_fits(tile), None) is not None
+        table = (tile._fit_tables or tile.fit_tables())[1]
+        return any(map(table.__getitem__, self.frontier.values()))
+
     def each_fit(self, tile: TileType) -> Iterator[tuple[int, int, int]]:
         """(x, y, rot) of every placement ``fitting_placements`` lists, found one by one (for a
         multi-cell tile not in the same order): a caller that needs only one stops early."""
@@ -300,17 +415,36 @@ class Board:
     def multi_fits(self, tile: TileType) -> Iterator[tuple[int, int, int]]:
         """(x, y, rot) of every way a multi-cell tile matches all edges (one rotation per
         distinct look), found one by one: a caller that needs only one stops early."""
-        # Try every anchor that puts one of the tile's cells on the frontier.
+        cells, frontier = self.cells, self.frontier
+        # Try every anchor that puts one of the tile's cells on the frontier (an anchor whose cell on
+        # the frontier cell f cannot meet f's neighbours is skipped at once: it would fail below).
         for rot in tile.distinct_rots:
             rt = tile.rotations[rot // 90]
+            own = list(zip(rt.offsets, rt.packed_terrain, strict=True))
             tried = set()
-            for fx, fy in self.frontier:
-                for dx, dy in rt.offsets:
-                    anchor = (fx - dx, fy - dy)
-                    if anchor not in tried:
-                        tried.add(anchor)
-                        if self._multi_fits(rt, anchor[0], anchor[1]):
-                            yield anchor[0], anchor[1], rot
+            for (fx, fy), at_f in frontier.items():
+                demanded_f = ((at_f | at_f >> 1 | at_f >> 2) & 0o1111) * 7  # (_demanded)
+                for (dx, dy), terrain_f in own:
+                    if terrain_f & demanded_f != at_f:
+                        continue  # that cell of the tile would not meet the neighbours of f: no anchor here
+                    ax, ay = fx - dx, fy - dy
+                    if (ax, ay) in tried:
+                        continue
+                    tried.add((ax, ay))
+                    # _multi_fits inlined (the castle searches try every anchor of every castle).
+                    touches = False
+                    for (ox, oy), terrain in own:
+                        c = (ax + ox, ay + oy)
+                        if c in cells:
+                            break
+                        key = frontier.get(c, 0)
+                        if key:
+                            if terrain & ((key | key >> 1 | key >> 2) & 0o1111) * 7 != key:  # (_demanded)
+                                break
+                            touches = True
+                    else:
+                        if touches:
+                            yield ax, ay, rot
 
     def fits(self, tile: TileType, x: int, y: int, rot: int) -> bool:
         """Do all edges match there (any rotation, equivalent ones included)?"""
@@ -323,19 +457,15 @@ class Board:
         """``mismatch(...) is None`` without building messages (the search tries many anchors)."""
         cells, frontier = self.cells, self.frontier
         touches = False
-        for ci, (dx, dy) in enumerate(rt.offsets):
+        for (dx, dy), terrain in zip(rt.offsets, rt.packed_terrain, strict=True):
             c = (x + dx, y + dy)
             if c in cells:
                 return False
             key = frontier.get(c, 0)
             if key:
-                terrain = rt.terrain[ci]
-                for d in range(4):
-                    need = (key >> (3 * d)) & 7
-                    if need:
-                        if terrain[d] != need:
-                            return False
-                        touches = True
+                if terrain & _demanded(key) != key:
+                    return False
+                touches = True
         return touches
 
     def place(self, tile: TileType, x: int, y: int, rot: int) -> int:
@@ -365,6 +495,10 @@ class Board:
                 for empty in watched.values():
                     empty.discard(c)
         nxt, pennants, followers, merge = self.nxt, self.pennants, self.followers, self._merge
+        field_cities, field_done, feature_sizes = self.field_cities, self.field_done, self.feature_sizes
+        if field_cities:  # (in use: see __init__)
+            for si, cities in tile.field_cities:
+                field_cities[first + si] = tuple([first + c for c in cities]) if cities else ()
         for info in infos:
             cx, cy = x + info[0], y + info[1]
             for _d, sx, sy, od, demand, t, es, h0, h1, o0, o1 in info[6]:
@@ -392,6 +526,9 @@ class Board:
                         if ra > rb:  # the older node stays root
                             ra, rb = rb, ra
                         parent[rb] = ra
+                        if feature_sizes:
+                            feature_sizes.pop(ra, None)
+                            feature_sizes.pop(rb, None)
                         nxt[ra], nxt[rb] = nxt[rb], nxt[ra]
                         open_[ra] += open_[rb] - 2
                         pennants[ra] += pennants[rb]
@@ -399,6 +536,8 @@ class Board:
                         if fb:
                             followers[ra] = (followers[ra] or []) + fb
                             followers[rb] = None
+                    if field_done and t == CITY and not open_[ra]:
+                        field_done.clear()  # a city completed: fields touching it score more
                 if t != CITY:
                     nh = ninfo[5]
                     n0 = nh[o0]
@@ -414,6 +553,8 @@ class Board:
                         if ra > rb:
                             ra, rb = rb, ra
                         parent[rb] = ra
+                        if field_cities or field_done:
+                            _join_city_nodes(field_cities, field_done, ra, rb)
                         nxt[ra], nxt[rb] = nxt[rb], nxt[ra]
                         open_[ra] += open_[rb]
                         pennants[ra] += pennants[rb]
@@ -483,6 +624,7 @@ class Board:
             for figure in self.followers[r] or []:
                 standing.setdefault(figure[1], []).append(figure)
         for n in old:
+            self.feature_sizes.pop(n, None)
             seg = self.segment_of(n)
             self.parent[n] = n
             self.nxt[n] = n

@@ -14,12 +14,12 @@ it and returns the events. Moves are the JSON objects of RECORD.md.
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
 from engine.board import AREA_KINDS, Board
 from engine.catalog import BASE_START, SET_TILES, TILE_TYPES, expand, tile_set
+from engine.copying import copy_plain
 from engine.expansions import HOOKS, Expansion, overridden
 from engine.expansions.registry import (
     EXPANSIONS,
@@ -125,23 +125,28 @@ class PlaceTile(Step):
         tile = game.drawn
         if tile is None or game.placement is not None:
             return DONE
+        # Only whether the tile can go somewhere is needed now, and the search stops at the first
+        # place found; the list is made when asked for (``Game.tile_placements``: a replay never
+        # asks, and a computer player's look-ahead asks in only one of the positions it judges).
+        game._placements = None
         problems = game._hooks["placement_problem"]
         if problems:
-            # Only whether the tile can go somewhere is needed now, and the search stops at
-            # the first place found; the list is made when asked for (``Game.tile_placements``:
-            # a replay never asks).
-            game._placements = None
+            problems = game.placement_checks(tile)
+        if problems:
             for x, y, r in game.board.each_fit(tile):
                 for h in problems:
                     if h(game, tile, x, y, r):
                         break
                 else:
                     return ASKS
-        else:
-            placements = game.board.fitting_placements(tile)
-            game._placements = placements
-            if placements:
+        elif tile.multi_cell:
+            if game.board.fits_somewhere(tile):
                 return ASKS
+        else:  # Board.fits_somewhere inlined: this runs for every tile drawn
+            table = (tile._fit_tables or tile.fit_tables())[1]
+            for key in game.board.frontier.values():
+                if table[key]:
+                    return ASKS
         game.drawn = None
         if not any(h(game, tile, events) for h in game._hooks["unplaceable"]):
             events.append({"type": "tile_discarded", "tile": tile.id})
@@ -628,13 +633,15 @@ class Game:
 
     def clone(self) -> Game:
         """An independent copy, for players that look ahead and for trying moves."""
-        other = copy.copy(self)
+        # (copy.copy, without its generic protocol: a look-ahead clones a game for every move it tries)
+        other = object.__new__(type(self))
+        other.__dict__.update(self.__dict__)
         other.board = self.board.clone()
         other.scores = list(self.scores)
         other.supply = list(self.supply)
         other.moves = list(self.moves)
         other.bag = list(self.bag)
-        other.state = copy.deepcopy(self.state)
+        other.state = copy_plain(self.state) if self.state else {}
         other._figure_options = dict(self._figure_options)
         other.scratch = {}
         return other
@@ -751,14 +758,30 @@ class Game:
             tile = self.drawn
             assert tile is not None
             problems = self._hooks["placement_problem"]
-            placements = {}
+            if problems:
+                problems = self.placement_checks(tile)
             # The board has not changed since the tile step began (it waits for this tile).
+            if not problems:
+                self._placements = placements = self.board.fitting_placements(tile)
+                return placements
+            placements = {}
             for (x, y), rots in self.board.fitting_placements(tile).items():
-                ok = tuple(r for r in rots if not any(h(self, tile, x, y, r) for h in problems))
+                ok = []
+                for r in rots:
+                    for h in problems:
+                        if h(self, tile, x, y, r):
+                            break
+                    else:
+                        ok.append(r)
                 if ok:
-                    placements[(x, y)] = ok
+                    placements[(x, y)] = tuple(ok)
             self._placements = placements
         return placements
+
+    def placement_checks(self, tile: TileType) -> list[Any]:
+        """The expansions' ``placement_problem`` hooks that may object to a place of ``tile`` now
+        (``Expansion.checks_placement``): the others need not be asked for every place tried."""
+        return [h for h in self._hooks["placement_problem"] if h.__self__.checks_placement(self, tile)]
 
     def board_figures(self) -> list[BoardFigure]:
         """Everything standing on the board, in drawing order, as plain views: the followers, then
@@ -1004,16 +1027,16 @@ class Game:
         """Points a feature is worth to each of its majority players."""
         board = self.board
         kind = board.kind[root]
+        if kind == "field":  # (first: the computer players value fields most often)
+            return 3 * board.completed_cities_of_field(root)
         if kind == "road":
-            return len(board.feature_cells(root))
+            return board.feature_size(root)
         if kind == "city":
-            cells, pennants = len(board.feature_cells(root)), board.pennants[root]
+            cells, pennants = board.feature_size(root), board.pennants[root]
             return cells + pennants if final else 2 * (cells + pennants)
         if kind in AREA_KINDS:
             own = 1 if kind == "cloister" else 2
             return own + board.occupied_around(root)
-        if kind == "field":
-            return 3 * sum(1 for c in board.cities_of_field(root) if board.open[c] == 0)
         return 0
 
     def feature_value(self, root: int, final: bool, player: int | None = None) -> int:
@@ -1021,20 +1044,34 @@ class Game:
         counts only for its owner), every expansion's modifier included (``Expansion.value``, then
         ``Expansion.bonus``): the one value final scoring, mid-game scoring and the computer players
         use. An inn road unfinished at the end is worth 0 to whoever asks."""
-        points = self.feature_points(root, final)
-        for hook in self._hooks["value"]:
-            points = hook(self, root, final, points, player)
-        if points:
-            for hook in self._hooks["bonus"]:
-                points += hook(self, root, final)
-        return points
+        return self.feature_values([root], final, player)[0]
+
+    def feature_values(self, roots: list[int], final: bool, player: int | None = None) -> list[int]:
+        """``feature_value`` of each of ``roots`` (the computer players value every feature with a
+        figure in every position they judge: the hooks are looked up once)."""
+        feature_points, value_hooks, bonus_hooks = self.feature_points, self._hooks["value"], self._hooks["bonus"]
+        out = []
+        for root in roots:
+            points = feature_points(root, final)
+            for hook in value_hooks:
+                points = hook(self, root, final, points, player)
+            if points and bonus_hooks:
+                for hook in bonus_hooks:
+                    points += hook(self, root, final)
+            out.append(points)
+        return out
 
     def majority(self, root: int) -> list[int]:
         """Players with the most strength on a feature (all tied ones): a follower weighs 1, other kinds
         what they declare (a big follower 2, a builder or a pig nothing)."""
+        standing = self.board.followers[root]
+        if standing is None:
+            return []
+        if len(standing) == 1 and len(standing[0]) == 2:  # the usual case: one plain follower
+            return [standing[0][0]]
         counts: dict[int, int] = {}
         kinds = self._figure_rules[0]
-        for figure in self.board.followers[root] or ():
+        for figure in standing:
             player = figure[0]
             if len(figure) == 2:
                 counts[player] = counts.get(player, 0) + 1

@@ -114,6 +114,7 @@ class RotatedTile:
         self.rot = rot
         self.offsets = offsets
         self.terrain = terrain  # per cell, per direction (N, E, S, W)
+        self.packed_terrain = [edge_key(t) for t in terrain]  # per cell, as a frontier key packs demands
         self.edge_seg = edge_seg  # per cell, per direction: segment index or -1
         self.half_seg = half_seg  # per cell, per half-edge: segment index or -1
         self.targets = targets  # (cell index, "road:E") -> segment index
@@ -161,6 +162,7 @@ class TileType:
         self.seg_open: list[int] = []
         self.seg_pennants: list[int] = []
         self.closable: tuple[int, ...] = ()  # roads and cities: can be completed
+        self.field_cities: tuple[tuple[int, tuple[int, ...]], ...] = ()  # (field segment, the city segments it touches)
         self.multi_cell = len(cells) > 1
         self.n_segments = len(segments)
 
@@ -334,6 +336,7 @@ def parse_tile(
     tile.seg_open = [len(seg.edges) for seg in segments]
     tile.seg_pennants = [seg.pennants for seg in segments]
     tile.closable = tuple(i for i, seg in enumerate(segments) if seg.kind in ("road", "city"))
+    tile.field_cities = tuple((i, seg.cities) for i, seg in enumerate(segments) if seg.kind == "field")
     _precompute_rotations(tile)
     return tile
 

@@ -175,11 +175,12 @@ def test_random_wheel_games_keep_followers_and_replay(sets):
 
 def test_the_event_stands_when_the_icon_tile_then_fits_nowhere(monkeypatch):
     # No board with the 4x4 wheel leaves an icon tile without a place in a few moves, so the
-    # board is told that this one fits nowhere: the pig still moves and the event is played.
-    from engine.board import Board
+    # tile is made to fit no demand at all: the pig still moves and the event is played.
+    from engine.catalog import TILE_TYPES
 
-    real = Board.fitting_placements
-    monkeypatch.setattr(Board, "fitting_placements", lambda b, t: {} if t.id == "wheel.B.1" else real(b, t))
+    icon_tile = TILE_TYPES["wheel.B.1"]
+    nowhere = tuple(() for _demand in icon_tile.fit_tables()[0])  # no rotation meets any demand
+    monkeypatch.setattr(icon_tile, "_fit_tables", (nowhere, nowhere))
     game, events = play(["base.B", "wheel.B.1", "base.B"], [tile(0, 4), meeple("crown:taxes")], sets=SETS)
     kinds = [e["type"] for e in events]
     assert kinds.index("wheel") < kinds.index("tile_discarded")

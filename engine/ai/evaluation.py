@@ -68,15 +68,19 @@ def holdings(game: Game) -> list[float]:
     board = game.board
     out = [float(s) for s in game.scores]
     parent, kinds, followers = board.parent, board.kind, board.followers
-    for root in compress(range(len(followers)), followers):  # (the nodes with figures, quickly)
-        if parent[root] != root:
-            continue
+    # (the nodes with figures, quickly: compress walks the column in C)
+    roots = [root for root in compress(range(len(followers)), followers) if parent[root] == root]
+    for root, value in zip(roots, game.feature_values(roots, True), strict=True):
         kind = kinds[root]
         share = CITY_SHARE if kind == "city" else FIELD_SHARE if kind == "field" else OTHER_SHARE
-        points = game.feature_value(root, True) * share
+        points = value * share
         if points:
-            for p in game.majority(root):
-                out[p] += points
+            figures = followers[root] or ()  # (never empty here: the roots with figures)
+            if len(figures) == 1 and len(figures[0]) == 2:  # one plain follower: its owner holds it
+                out[figures[0][0]] += points
+            else:
+                for p in game.majority(root):
+                    out[p] += points
     if _hooks(game, "final_scoring"):
         for p, extra in enumerate(end_bonus(game)):
             out[p] += END_SHARE * extra

@@ -215,6 +215,10 @@ class Search:
         start = time.perf_counter()
         deadline = start + budget
         bag = Bag(game)
+        # Every position judged is a copy of this one: its board tracks its fields from the start (a
+        # cache, Board.track_fields), so that no play-out walks a field from scratch.
+        game = clone(game)
+        game.board.track_fields()
         options = Options(bag.deal(game, self.rng), self.rng)
         options.expand(None if self.playouts is not None else start + LISTING_SHARE * budget)
         ranked = options.admitted

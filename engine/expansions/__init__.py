@@ -84,7 +84,8 @@ class Expansion:
     #: the marks of the tile notation it reads (bare words such as "lake", kept in ``TileType.marks``)
     tile_marks: tuple[str, ...] = ()
     #: the classes of its state in ``game.state[name]`` (dataclasses of plain values: a snapshot
-    #: may hold them; ``copy.deepcopy`` copies them for look-ahead)
+    #: may hold them; ``engine.copying.copy_plain`` copies them for look-ahead: no two places of a state
+    #: share one mutable object)
     state_types: tuple[type, ...] = ()
     #: what it asks in the lobby (``LobbyOption``); ``game_options`` reads the answers
     lobby_options: tuple[LobbyOption, ...] = ()
@@ -170,6 +171,12 @@ class Expansion:
     def placement_problem(self, game: Game, tile: TileType, x: int, y: int, rot: int) -> str | None:
         """Why an edge-legal placement is still forbidden, or None."""
         return None
+
+    def checks_placement(self, game: Game, tile: TileType) -> bool:
+        """Whether ``placement_problem`` may object to some place of ``tile`` now: False spares asking
+        it for every place tried when the legal placements are listed (the river's rules concern
+        river tiles only)."""
+        return True
 
     def on_place(self, game: Game, placement: int, events: list[Event]) -> None:
         """A tile (or castle) was just placed."""

@@ -42,6 +42,10 @@ class CastlesState:
     hands: dict[int, list[str]]
     dealt: dict[int, list[str]]
 
+    def copy(self) -> CastlesState:
+        """An independent copy (engine.copying: a look-ahead copies the state for every move it tries)."""
+        return CastlesState({p: list(h) for p, h in self.hands.items()}, {p: list(h) for p, h in self.dealt.items()})
+
 
 def _state(game: Game) -> CastlesState:
     return game.state["castles"]  # type: ignore[no-any-return]

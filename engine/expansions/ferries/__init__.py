@@ -47,6 +47,13 @@ class FerriesState:
     before: list[list[int]] = field(default_factory=list)
     fresh: list[list[int]] = field(default_factory=list)
 
+    def copy(self) -> FerriesState:
+        """An independent copy (engine.copying: a look-ahead copies the state for every move it tries)."""
+        return FerriesState(
+            dict(self.at), list(self.movable), list(self.touched), [list(m) for m in self.before],
+            [list(m) for m in self.fresh],
+        )  # fmt: skip
+
 
 def is_lake(tile: TileType) -> bool:
     """A Ferries lake tile (its notation's "lake" mark): its road stubs end at jetties."""

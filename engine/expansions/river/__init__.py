@@ -68,6 +68,12 @@ class RiverState:
     next_branch: int
     extra_turn: int | None = None
 
+    def copy(self) -> RiverState:
+        """An independent copy (engine.copying: a look-ahead copies the state for every move it tries;
+        a RiverEnd is frozen, so shared)."""
+        turns = {branch: list(taken) for branch, taken in self.turns.items()}
+        return RiverState(dict(self.ends), turns, self.next_branch, self.extra_turn)
+
 
 def _state(game: Game) -> RiverState:
     return game.state["river"]  # type: ignore[no-any-return]
@@ -581,6 +587,9 @@ class River(Expansion):
         if not is_river(tile.id):
             return None
         return self._problem(game, tile, x, y, rot)
+
+    def checks_placement(self, game: Game, tile: TileType) -> bool:
+        return is_river(tile.id)
 
     def unplaceable(self, game: Game, tile: TileType, events: list[Event]) -> bool:
         """A drawn river tile fits nowhere: it goes back under the other river tiles

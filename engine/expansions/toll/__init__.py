@@ -40,6 +40,10 @@ class TollState:
     houses: dict[int, House] = field(default_factory=dict)
     flip: list[int] = field(default_factory=list)
 
+    def copy(self) -> TollState:
+        """An independent copy (engine.copying: a look-ahead copies the state for every move it tries)."""
+        return TollState({p: House(h.x, h.y, h.value) for p, h in self.houses.items()}, list(self.flip))
+
 
 def _state(game: Game) -> TollState:
     state = game.state.get("toll")

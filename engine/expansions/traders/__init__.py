@@ -71,6 +71,10 @@ class TradersState:
     in_extra: bool = False
     announced: bool = False
 
+    def copy(self) -> TradersState:
+        """An independent copy (engine.copying: a look-ahead copies the state for every move it tries)."""
+        return TradersState([dict(g) for g in self.goods], self.extra_next, self.in_extra, self.announced)
+
 
 def _state(game: Game) -> TradersState:
     state: TradersState = game.state["traders"]

@@ -38,6 +38,11 @@ class WheelState:
     #: follower: it takes one space and scores like a follower); immutable, so older snapshots read ()
     kinds_on_crowns: tuple[tuple[str, int, str], ...] = ()
 
+    def copy(self) -> WheelState:
+        """An independent copy (engine.copying: a look-ahead copies the state for every move it tries)."""
+        crowns = {sector: list(spaces) for sector, spaces in self.crowns.items()}
+        return WheelState(self.pig, crowns, list(self.plague), self.kinds_on_crowns)
+
 
 def _state(game: Game) -> WheelState:
     return game.state["wheel"]  # type: ignore[no-any-return]
