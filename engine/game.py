@@ -1,6 +1,6 @@
 """The game: a declared chain of steps over the board, players and bag.
 
-A turn runs through ``CORE_CHAIN`` — new turn, (expansion steps such as the
+A turn runs through ``engine.turn.CORE_CHAIN`` — new turn, (expansion steps such as the
 castle choice), deal, (the plague), tile, figure, (ferries), score, end of turn
 — with each expansion's steps inserted after the step it names. A step either
 does automatic work or asks a question; the chain stops at the first step that
@@ -23,24 +23,19 @@ from engine.copying import copy_plain
 from engine.expansions import HOOKS, Expansion, overridden
 from engine.expansions.registry import (
     EXPANSIONS,
-    event_owner,
     expansion_classes,
-    figure_kind,
-    figure_owner,
-    scored_feature_word,
 )
 from engine.figures import FOLLOWER, Figure, FigureKind, kind_of
-from engine.language import N_, _, ngettext, sentence
+from engine.language import _
 from engine.moves import BadSetup, BoardFigure, Event, HeldItem, IllegalMove, Move, Option, Question
-from engine.steps import ASKS, DONE, GAME_OVER, FigureOption, Step
+from engine.steps import ASKS, DONE, FigureOption, Step
 from engine.tiles import TileType
-from engine.words import cell, feature_phrase, feature_word, names, role, tile_name
+from engine.turn import FOLLOWER_KINDS, HANDS, MAX_STEPS_PER_RUN, PlaceFigure, build_chain, runner_table
+from engine.words import cell, feature_phrase
 
 FOLLOWERS = FOLLOWER.per_player
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 BASE_SET = "base"  # the core game's own tiles
-#: kinds of feature a follower may stand on (never a river)
-FOLLOWER_KINDS = frozenset(("road", "city", "field", "cloister", "castle"))
 #: order of final scoring: roads, cities, areas (cloisters, castles), fields
 _FINAL_ORDER = {"road": 0, "city": 1, **{k: 2 for k in AREA_KINDS}, "field": 3}
 
@@ -65,424 +60,6 @@ def check_sets(sets: list[str]) -> list[str]:
         if problem:
             raise BadSetup(problem)
     return [s for s in known if s in sets]
-
-
-# ---------------------------------------------------------------------- core steps
-class NewTurn(Step):
-    """Start a turn, or end the game once the bag is empty and nobody may go on."""
-
-    name = "new_turn"
-
-    def enter(self, game: Game, events: list[Event]) -> str | None:
-        game.placement = None
-        game.drawn = None
-        game.actor = game.current
-        if game.bag_pos >= len(game.bag) and not any(h(game) for h in game._hooks["may_continue"]):
-            game._end_game(events)
-            return GAME_OVER
-        game.turn += 1
-        return None
-
-
-class TurnStart(Step):
-    """A named point: the choices a player makes before drawing are inserted after it.
-    The deal comes back here when the bag runs out but the player may still act."""
-
-    name = "turn_start"
-
-
-class Deal(Step):
-    """Draw the turn's tile (unless something was already placed this turn)."""
-
-    name = "deal"
-
-    def enter(self, game: Game, events: list[Event]) -> str | None:
-        if game.placement is not None or game.drawn is not None:
-            return None
-        if game.bag_pos >= len(game.bag):
-            if any(h(game) for h in game._hooks["may_continue"]):
-                return TurnStart.name  # e.g. a castle may still be placed
-            game._end_game(events)
-            return GAME_OVER
-        tile = TILE_TYPES[game.bag[game.bag_pos]]
-        game.bag_pos += 1
-        game.drawn = tile
-        events.append({"type": "tile_drawn", "player": game.players[game.current], "tile": tile.id})
-        on_draw = game._hooks["on_draw"]
-        if on_draw:
-            for hook in on_draw:
-                hook(game, tile, events)
-        return None
-
-
-class PlaceTile(Step):
-    """Place the drawn tile (a tile that fits nowhere leaves the game; another is drawn)."""
-
-    name = "tile"
-    move_types = ("tile",)
-
-    def enter(self, game: Game, events: list[Event]) -> str | None:
-        tile = game.drawn
-        if tile is None or game.placement is not None:
-            return DONE
-        # Only whether the tile can go somewhere is needed now, and the search stops at the first
-        # place found; the list is made when asked for (``Game.tile_placements``: a replay never
-        # asks, and a computer player's look-ahead asks in only one of the positions it judges).
-        game._placements = None
-        problems = game._hooks["placement_problem"]
-        if problems:
-            problems = game.placement_checks(tile)
-        if problems:
-            for x, y, r in game.board.each_fit(tile):
-                for h in problems:
-                    if h(game, tile, x, y, r):
-                        break
-                else:
-                    return ASKS
-        elif tile.multi_cell:
-            if game.board.fits_somewhere(tile):
-                return ASKS
-        else:  # Board.fits_somewhere inlined: this runs for every tile drawn
-            table = (tile._fit_tables or tile.fit_tables())[1]
-            for key in game.board.frontier.values():
-                if table[key]:
-                    return ASKS
-        game.drawn = None
-        if not any(h(game, tile, events) for h in game._hooks["unplaceable"]):
-            events.append({"type": "tile_discarded", "tile": tile.id})
-        return Deal.name
-
-    def asks(self, game: Game) -> bool:
-        return game.drawn is not None and game.placement is None
-
-    def moves(self, game: Game) -> list[Move]:
-        tile_id = game.drawn.id if game.drawn else ""
-        return [
-            {"type": "tile", "tile": tile_id, "x": x, "y": y, "rot": r}
-            for (x, y), rots in game.tile_placements().items()
-            for r in rots
-        ]
-
-    def placed_tile(self, game: Game, move: Move) -> TileType | None:
-        return game.drawn
-
-    def prompt(self, game: Game) -> str:
-        if game.drawn is None:
-            return _("place the drawn tile")
-        return _("place the drawn tile ({tile})").format(tile=tile_name(game.drawn.id))
-
-    def label(self, game: Game, move: Move) -> str:
-        return _("{cell} turned {degrees}°").format(cell=cell(move["x"], move["y"]), degrees=move["rot"])
-
-    def check(self, game: Game, move: Move) -> None:
-        tile = game.drawn
-        assert tile is not None
-        if move.get("tile") not in (None, tile.id):
-            raise IllegalMove(
-                _("the drawn tile is {tile}, not {other}").format(tile=tile.id, other=str(move.get("tile"))[:40])
-            )
-        game.check_placement(tile, move)
-
-    def play(self, game: Game, move: Move, events: list[Event]) -> bool:
-        tile = game.drawn
-        assert tile is not None
-        game.drawn = None
-        game.put_tile(tile, move["x"], move["y"], move["rot"], events)  # checked by ``check``
-        return True
-
-
-class PlaceFigure(Step):
-    """Optionally place one figure: a follower on the new tile, or what expansions offer."""
-
-    name = "figure"
-    move_types = ("meeple",)
-
-    def enter(self, game: Game, events: list[Event]) -> str | None:
-        game._figure_options = {}
-        if game.placement is None:
-            return DONE
-        allowed = game._hooks["figure_allowed"]
-        if allowed and not all(h(game) for h in allowed):
-            game._figure_blocked = True
-            return DONE
-        game._figure_blocked = False
-        if game.supply[game.current] > 0:
-            board = game.board
-            p = board.placements[game.placement]
-            canonical = p.tile.rotations[p.rot // 90].canonical
-            kinds, followers, parent = board.kind, board.followers, board.parent
-            n = p.first_node
-            options: dict[int, tuple[int, str]] = {}
-            for target in canonical:
-                # Board.find inlined (with the same path compression): it runs for every segment.
-                r = n
-                while parent[r] != r:
-                    parent[r] = parent[parent[r]]
-                    r = parent[r]
-                if not followers[r] and kinds[n] in FOLLOWER_KINDS:
-                    options[n] = target
-                n += 1
-            if options:
-                game._figure_options = options
-                return ASKS
-        return ASKS if self.asks(game) else DONE
-
-    @staticmethod
-    def kind_targets(game: Game, kind: FigureKind) -> dict[int, tuple[int, str]]:
-        """node -> (cell index, target) where the current player may put a figure of ``kind`` (not
-        the plain follower) on the tile placed this turn: on a free feature, or one already holding
-        one of their followers if the kind joins its owner's (a builder, a pig)."""
-        player = game.current
-        if game.placement is None or game.in_hand(player, kind.name) == 0:
-            return {}
-        board = game.board
-        p = board.placements[game.placement]
-        canonical = p.tile.rotations[p.rot // 90].canonical
-        kinds, followers, first = board.kind, board.followers, p.first_node
-        out: dict[int, tuple[int, str]] = {}
-        for si, target in enumerate(canonical):
-            n = first + si
-            if kinds[n] not in kind.stands_on:
-                continue
-            standing = followers[board.find(n)]
-            if kind.joins_own:
-                ok = bool(standing) and any(
-                    f[0] == player and game._figure_rules[0][kind_of(f)].follower for f in standing or ()
-                )
-            else:
-                ok = not standing
-            if ok:
-                out[n] = target
-        return out
-
-    def asks(self, game: Game) -> bool:
-        if game.placement is None or game._figure_blocked:
-            return False
-        if game._figure_options:
-            return True
-        if game._figure_rules[1] and any(self.kind_targets(game, k) for k in game._figure_rules[1]):
-            return True
-        extras = game._figure_rules[3]
-        return bool(extras) and any(o.moves(game) for o in extras)
-
-    def _tile_moves(self, game: Game) -> list[Move]:
-        moves: list[Move] = []
-        if game.placement is None:
-            return moves
-        p = game.board.placements[game.placement]
-        rt = p.tile.rotations[p.rot // 90]
-        targets: list[tuple[str, dict[int, tuple[int, str]]]] = [("follower", game._figure_options)]
-        targets += [(k.name, self.kind_targets(game, k)) for k in game._figure_rules[1]]
-        for name, options in targets:
-            for ci, at in options.values():
-                move: Move = {"type": "meeple", "at": at}
-                if ci:
-                    dx, dy = rt.offsets[ci]
-                    move["x"], move["y"] = p.x + dx, p.y + dy
-                if name != "follower":
-                    move["figure"] = name
-                moves.append(move)
-        return moves
-
-    def moves(self, game: Game) -> list[Move]:
-        moves = self._tile_moves(game)
-        for option in game._figure_rules[3]:
-            moves += option.moves(game)
-        return moves
-
-    def pass_label(self, game: Game) -> str | None:
-        return _("no figure this turn")
-
-    def may_pass(self, game: Game) -> bool:
-        return True
-
-    def prompt(self, game: Game) -> str:
-        return _("place a figure or pass")
-
-    def _extra(self, game: Game, move: Move) -> FigureOption | None:
-        for option in game._figure_rules[3]:
-            if option.owns(move):
-                return option
-        return None
-
-    def tags(self, game: Game, move: Move) -> frozenset[str]:
-        extra = self._extra(game, move)
-        return extra.tags if extra is not None else frozenset()
-
-    def label(self, game: Game, move: Move) -> str:
-        extra = self._extra(game, move)
-        if extra is not None:
-            return extra.label(game, move)
-        node = game._target_node(move)
-        p = game.board.placement_of(node)
-        where = feature_phrase(p.tile, p.rot, node - p.first_node)
-        kind = game._figure_rules[0].get(move.get("figure", "follower"))
-        if kind is not None and kind.name != "follower":
-            if "x" in move and p.tile.multi_cell:
-                where = _("{feature} at {cell}").format(feature=where, cell=cell(move["x"], move["y"]))
-            return _(kind.option).format(role=role(game.board.kind[node]), feature=where)
-        if "x" in move and p.tile.multi_cell:
-            return _("{role} on {feature} at {cell}").format(
-                role=role(game.board.kind[node]), feature=where, cell=cell(move["x"], move["y"])
-            )
-        return _("{role} on {feature}").format(role=role(game.board.kind[node]), feature=where)
-
-    def check(self, game: Game, move: Move) -> None:
-        if move["type"] == "pass":
-            return
-        extra = self._extra(game, move) if game._figure_rules[3] else None
-        if extra is not None:
-            extra.check(game, move)
-            return
-        if move["type"] != "meeple":
-            raise IllegalMove(game._wrong_step(move["type"]))
-        figure = move.get("figure", "follower")
-        if figure != "follower":
-            self._check_kind(game, move, figure)
-            return
-        node = game._target_node(move)
-        if node not in game._figure_options:
-            if game.supply[game.current] == 0:
-                raise IllegalMove(_("you have no follower left in your supply"))
-            raise IllegalMove(_("{place} already has a follower on its feature").format(place=str(move.get("at"))[:40]))
-        game.scratch[_CHECKED_FOLLOWER] = (move, node)  # play() follows with the same move: no second look-up
-
-    def _check_kind(self, game: Game, move: Move, figure: Any) -> None:
-        kind = game._figure_rules[0].get(figure) if isinstance(figure, str) else None
-        if kind is None:
-            raise IllegalMove(
-                _("this game has no figure {figure!r}; it has {kinds}").format(
-                    figure=str(figure)[:40], kinds=", ".join(game._figure_rules[0])
-                )
-            )
-        node = game._target_node(move)
-        if node in self.kind_targets(game, kind):
-            return
-        noun = _(kind.noun)
-        if game.in_hand(game.current, kind.name) == 0:
-            raise IllegalMove(_("you have no {figure} left in your supply").format(figure=noun))
-        if game.board.kind[node] not in kind.stands_on:
-            raise IllegalMove(
-                _("a {figure} may not stand on {feature}").format(
-                    figure=noun, feature=feature_word(game.board.kind[node])
-                )
-            )
-        if kind.joins_own:
-            raise IllegalMove(
-                _("a {figure} joins a feature that already holds one of your followers").format(figure=noun)
-            )
-        raise IllegalMove(_("{place} already has a follower on its feature").format(place=str(move.get("at"))[:40]))
-
-    def play(self, game: Game, move: Move, events: list[Event]) -> bool:
-        extra = self._extra(game, move) if move["type"] != "pass" and game._figure_rules[3] else None
-        if extra is not None:
-            extra.play(game, move, events)
-        elif move["type"] == "meeple" and move.get("figure", "follower") != "follower":
-            game._put_figure(game.current, game._target_node(move), move["figure"], events)
-        elif move["type"] == "meeple":
-            checked, node = game.scratch.pop(_CHECKED_FOLLOWER, (None, 0))
-            game._put_follower(game.current, node if checked is move else game._target_node(move), events)
-        game._figure_options = {}
-        return True
-
-
-class Score(Step):
-    """Score every feature this turn completed; followers on them go home."""
-
-    name = "score"
-
-    def enter(self, game: Game, events: list[Event]) -> str | None:
-        board = game.board
-        hooks = game._hooks
-        candidates: list[int] = []
-        if game.placement is not None:
-            candidates = board.completed_by(game.placement)
-        for hook in hooks["completed_roots"]:
-            for r in hook(game):
-                if r not in candidates and board.is_complete(r):
-                    candidates.append(r)
-        if candidates:
-            on_completed, followers = hooks["on_completed"], board.followers
-            for root in candidates:
-                if followers[root]:
-                    game.score_feature(root, False, events)
-                for hook in on_completed:
-                    hook(game, root, events)
-        if board.watched:
-            for node in board.completed_areas():
-                game.score_feature(node, False, events)
-        return None
-
-
-class EndTurn(Step):
-    """Close the turn and hand it to the next player."""
-
-    name = "end_turn"
-
-    def enter(self, game: Game, events: list[Event]) -> str | None:
-        hooks = game._hooks
-        for hook in hooks["end_of_turn"]:
-            hook(game, events)
-        players, current = game.players, game.current
-        nxt = None
-        for hook in hooks["next_player"]:
-            nxt = hook(game)
-            if nxt is not None:
-                break
-        game.current = nxt = (current + 1) % len(players) if nxt is None else nxt
-        events.append({"type": "turn_ended", "player": players[current], "turn": game.turn, "next": players[nxt]})
-        return NewTurn.name
-
-
-#: where ``game.state`` keeps each player's figures in hand other than the plain followers
-HANDS = "figures"
-#: scratch key of the follower move the figure step checked last, and its node
-_CHECKED_FOLLOWER = "checked follower"
-
-CORE_CHAIN: tuple[type[Step], ...] = (NewTurn, TurnStart, Deal, PlaceTile, PlaceFigure, Score, EndTurn)
-# The chain goes round once per turn; a turn that loops more often than this is a bug.
-_MAX_STEPS_PER_RUN = 100_000
-
-
-def build_chain(expansions: list[Expansion]) -> list[Step]:
-    """The core steps with each expansion's steps inserted after the step they name
-    (after any step inserted there before, in expansion order)."""
-    chain: list[Step] = [cls() for cls in CORE_CHAIN]
-    for expansion in expansions:
-        for step in expansion.steps():
-            names_ = [s.name for s in chain]
-            if step.after not in names_:
-                raise BadSetup(f"{expansion.name}: step {step.name!r} follows an unknown step {step.after!r}")
-            at = names_.index(step.after) + 1
-            while at < len(chain) and getattr(chain[at], "_inserted_after", None) == step.after:
-                at += 1
-            step._inserted_after = step.after  # type: ignore[attr-defined]
-            chain.insert(at, step)
-    return chain
-
-
-def _runner_table(chain: list[Step]) -> list[tuple[Any, Any, int, str, Any]]:
-    """Per step of the chain, what the runner's loop needs: the bound ``enter`` and ``asks``
-    the step overrides (None: the base class's no-op), the position of the next step that
-    overrides either (steps that are only named points, such as ``turn_start``, are stepped
-    over), its name, and its bound ``actor`` if it says who answers (None: the player whose
-    turn it is). Made once per game: the loop runs several times a move, over steps of
-    many classes, where looking each method up on the step would cost more than the call."""
-    hot: list[tuple[Any, Any, int, str, Any]] = []
-    for i, step in enumerate(chain):
-        after = i + 1
-        while after < len(chain) and type(chain[after]).enter is Step.enter and type(chain[after]).asks is Step.asks:
-            after += 1
-        hot.append(
-            (
-                step.enter if type(step).enter is not Step.enter else None,
-                step.asks if type(step).asks is not Step.asks else None,
-                after,
-                step.name,
-                step.actor if type(step).actor is not Step.actor else None,
-            )
-        )
-    return hot
 
 
 class Game:
@@ -529,10 +106,10 @@ class Game:
             [o for e in self.expansions for o in e.figure_options()],
         )
         self.chain = build_chain(self.expansions)
-        # What the chain's runner and ``apply`` need of the steps, looked up once (see _runner_table):
+        # What the chain's runner and ``apply`` need of the steps, looked up once (see runner_table):
         # (the runner's table, per step (move types, bound check, bound play), step name -> position)
         self._runner = (
-            _runner_table(self.chain),
+            runner_table(self.chain),
             [(step.move_types, step.check, step.play) for step in self.chain],
             {s.name: i for i, s in enumerate(self.chain)},
         )
@@ -663,7 +240,7 @@ class Game:
                         if self.finished:  # GAME_OVER
                             return
                         jumps += 1
-                        if jumps > _MAX_STEPS_PER_RUN:
+                        if jumps > MAX_STEPS_PER_RUN:
                             raise RuntimeError("the turn's steps went round without asking anything")
                         index = position[jump]
                         continue
@@ -1150,120 +727,7 @@ class Game:
         return record
 
 
-# ---------------------------------------------------------------------- wording
-_COMPLETED = {
-    "road": N_("a completed road"), "city": N_("a completed city"),
-    "cloister": N_("a completed cloister"), "castle": N_("a completed castle"),
-}  # fmt: skip
-_UNFINISHED = {
-    "road": N_("an unfinished road"), "city": N_("an unfinished city"),
-    "cloister": N_("an unfinished cloister"), "castle": N_("an unfinished castle"),
-}  # fmt: skip
-
-
-_COMPLETED_OTHER, _UNFINISHED_OTHER = N_("a completed feature"), N_("an unfinished feature")
-
-
-def _describe_core(event: Event) -> str | None:
-    kind = event["type"]
-    if kind == "tile_drawn":
-        return _("{player} draws {tile}.").format(player=event["player"], tile=tile_name(event["tile"], article=True))
-    if kind == "tile_placed":
-        return _("{player} placed {tile} at {cell}.").format(
-            player=event["player"], tile=tile_name(event["tile"], article=True), cell=cell(event["x"], event["y"])
-        )
-    if kind == "meeple_placed":
-        feature = event["at"].partition(":")[0]
-        owner = figure_owner(feature) if "x" not in event else None
-        if owner is not None:  # a figure off the board (a crown space): its expansion words it
-            return owner.describe(event)
-        kind = figure_kind(event["figure"]) if "figure" in event else None
-        if kind is not None:  # a kind of figure other than the plain follower: worded as its expansion declares
-            where = feature_word(feature)
-            if "x" in event:
-                where = _("{feature} at {cell}").format(feature=where, cell=cell(event["x"], event["y"]))
-            return _(kind.placed).format(player=event["player"], role=role(feature), feature=where)
-        if "x" in event:
-            return _("{player} put a {role} on {feature} at {cell}.").format(
-                player=event["player"], role=role(feature), feature=feature_word(feature),
-                cell=cell(event["x"], event["y"]),
-            )  # fmt: skip
-        return _("{player} put a {role} on {feature}.").format(
-            player=event["player"], role=role(feature), feature=feature_word(feature)
-        )
-    if kind == "tile_discarded":
-        return sentence(
-            _("{tile} fits nowhere: it leaves the game and another tile is drawn.").format(
-                tile=tile_name(event["tile"], article=True)
-            )
-        )
-    if kind == "scored":
-        return _scored(event)
-    if kind == "turn_ended":
-        if event.get("next"):
-            return _("End of {player}'s turn {turn}. {next} plays next.").format(
-                player=event["player"], turn=event["turn"], next=event["next"]
-            )
-        return _("End of {player}'s turn {turn}.").format(player=event["player"], turn=event["turn"])
-    if kind == "game_over":
-        scores, winners = event["scores"], event["winners"]
-        best = scores[winners[0]]
-        table = ", ".join(f"{n} {s}" for n, s in sorted(scores.items(), key=lambda kv: -kv[1]))
-        if len(winners) == 1:
-            return _("Game over: {player} wins with {points}. ({table})").format(
-                player=winners[0], points=best, table=table
-            )
-        return _("Game over: {players} share the win with {points}. ({table})").format(
-            players=names(winners), points=best, table=table
-        )
-    return None
-
-
-def _scored(event: Event) -> str:
-    points = event["points"]
-    feature = event["feature"]
-    declared = None if feature in _COMPLETED or feature == "field" else scored_feature_word(feature)
-    if feature == "field":
-        what = _("a field")
-    elif declared is not None:  # an expansion's own kind (the wheel's crowns)
-        what = _(declared)
-    elif event["final"]:
-        what = _(_UNFINISHED.get(feature, _UNFINISHED_OTHER))
-    else:
-        what = _(_COMPLETED.get(feature, _COMPLETED_OTHER))
-    if not points:
-        text = sentence(_("{feature} scores for nobody (no follower on it).").format(feature=what))
-    elif len(points) == 1:
-        ((name, value),) = points.items()
-        text = ngettext(
-            "{player} scores {n} point for {feature}.", "{player} scores {n} points for {feature}.", value
-        ).format(player=name, n=value, feature=what)
-    else:
-        value = next(iter(points.values()))
-        text = ngettext(
-            "{players} score {n} point each for {feature} they share.",
-            "{players} score {n} points each for {feature} they share.",
-            value,
-        ).format(players=names(list(points)), n=value, feature=what)
-    return _("Final scoring: {text}").format(text=text) if event["final"] else text
-
-
-#: events that only say what the next message says anyway (front ends may leave them out)
-QUIET_EVENTS = frozenset(("tile_drawn", "turn_ended"))
-
-
-def describe(event: Event) -> str:
-    """One line for any event of any set, for players."""
-    text = _describe_core(event)
-    if text is None:
-        owner = event_owner(event["type"])
-        text = owner.describe(event) if owner is not None else None
-    if text is None:
-        raise KeyError(f"no wording for the event type {event['type']!r}")
-    return text
-
-
-__all__ = ["Game", "IllegalMove", "BadSetup", "check_sets", "tile_set", "tile_of", "describe", "QUIET_EVENTS"]
+__all__ = ["Game", "IllegalMove", "BadSetup", "check_sets", "tile_set", "tile_of"]
 
 
 def tile_of(tile_id: str) -> TileType:

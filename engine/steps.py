@@ -1,6 +1,6 @@
 """The pieces a turn is declared from: steps, and extra options of the figure step.
 
-A turn is a chain of steps (see ``engine.game.CORE_CHAIN``). Each step has one
+A turn is a chain of steps (see ``engine.turn.CORE_CHAIN``). Each step has one
 job: on arriving it may do automatic work (``enter``); then either it has a
 question (``asks``) and the game waits for a move of that step, or the chain goes
 on to the next step by itself. Expansions insert their steps at named points

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from engine.game import QUIET_EVENTS, describe
+from engine.event_words import QUIET_EVENTS, describe
 from engine.language import _, speaking
 from locales import language_of, translations
 from storage.store import GameRow

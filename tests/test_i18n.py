@@ -16,7 +16,7 @@ from babel.messages.pofile import read_po
 from cogs.bot import command_tree
 from cogs.i18n import command_text
 from engine import Game
-from engine.game import describe
+from engine.event_words import describe
 from engine.language import speaking, use
 from locales import entries, number, po_path, spoken, translations
 from tests.discord_api import User, components_of, running

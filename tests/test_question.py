@@ -11,10 +11,10 @@ import pytest
 
 from engine import Game
 from engine.catalog import SET_TILES
+from engine.event_words import QUIET_EVENTS, describe
 from engine.expansions import Expansion, Step
 from engine.expansions.registry import event_shapes, expansion_for, move_shapes, register, unregister
 from engine.expansions.sets import BUILT_IN
-from engine.game import QUIET_EVENTS, describe
 from engine.moves import EVENT_TYPES, MOVE_TYPES, IllegalMove
 from tests.families import EACH
 from tests.families import FAMILIES as ALL_FAMILIES

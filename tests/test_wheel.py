@@ -211,7 +211,7 @@ def test_plague_accepts_any_name_of_the_followers_feature():
 
 
 def test_a_follower_on_a_crown_space_is_said_to_be_there_in_both_languages():
-    from engine.game import describe
+    from engine.event_words import describe
     from engine.language import speaking
     from locales import translations
 
