@@ -3,7 +3,9 @@
 - ``ratings``: openskill ratings of finished games, the ladder's numbers (pure);
 - ``competitions``: divisions and Swiss rounds, matches, tables (pure);
 - ``views``: what the service hands back (notices, fixtures) and the damaged-league guard;
-- ``core``: ``LeagueCore``, the operations over the league store (seasons, rounds, the clock);
+- ``reading``: ``LeagueReading``, what a league shows (its rows, the ratings and division tables, fixtures, history);
+- ``core``: ``LeagueCore``, the operations over the league store (leagues, members, seasons, seeding, rated games);
+- ``rounds``: ``CompetitionRounds``, a competition's rounds and matches, the league clock, its announcements;
 - ``playoffs``: a knockout bracket after the groups (pure); ``knockout``: ``KnockoutCore``, its operations;
 - ``service``: ``LeagueService``, those operations as callers reach them (each names its caller).
 """

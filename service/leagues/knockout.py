@@ -11,7 +11,6 @@ from typing import Any
 from engine.language import N_, _
 from service.announce import in_language
 from service.leagues.competitions import CompetitionRules
-from service.leagues.core import LeagueCore
 from service.leagues.playoffs import (
     PENDING,
     PLAYOFF_ROUND,
@@ -23,6 +22,7 @@ from service.leagues.playoffs import (
     resolve,
     stage_name,
 )
+from service.leagues.rounds import CompetitionRounds
 from service.leagues.views import FixtureView, LeagueNotice, OpenedGame, _contained
 from service.validate import ServiceError
 from storage import Conflict
@@ -62,8 +62,8 @@ class BracketView:
     champion: str | None  # a name, once the final is decided
 
 
-class KnockoutCore(LeagueCore):
-    """``LeagueCore`` with playoffs after a competition's groups."""
+class KnockoutCore(CompetitionRounds):
+    """``CompetitionRounds`` with playoffs after a competition's groups."""
 
     @_contained
     async def start_playoffs(
