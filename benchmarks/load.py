@@ -44,7 +44,7 @@ from service.gamelog import (
     _snapshot_blob,
 )
 from storage import Store, open_database
-from storage.store import GameRow, move_text
+from storage.rows import GameRow, move_text
 from tests.helpers import SYSTEM, anyone, as_  # noqa: F401
 
 # base, the rivers with every set that combines with them, the wheel with base and every set that

@@ -24,7 +24,7 @@ from renderer.palette import PLAYER_NAMES
 from service import TurnView
 from service.timecontrol import PER_TURN, TimeControl, spoken_duration
 from service.timecontrol import parse as parse_time_control
-from storage.store import GameRow
+from storage.rows import GameRow
 
 # In seat order, as the pictures draw them (renderer.palette.PLAYERS); ``colour_name`` words them.
 COLOUR_NAMES = tuple(PLAYER_NAMES)

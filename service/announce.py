@@ -9,7 +9,7 @@ from typing import Any
 from engine.event_words import QUIET_EVENTS, describe
 from engine.language import _, speaking
 from locales import language_of, translations
-from storage.store import GameRow
+from storage.rows import GameRow
 
 
 def game_language(row: GameRow) -> str:

@@ -31,7 +31,7 @@ from service import timecontrol, validate
 from service.validate import ServiceError
 from storage import Conflict, GameRow, NotFound, Store
 from storage.outbox import Outgoing
-from storage.store import Corrupted, Loaded, move_text
+from storage.rows import Corrupted, Loaded, move_text
 from storage.times import iso, parse_time
 
 log = logging.getLogger(__name__)

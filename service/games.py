@@ -34,7 +34,7 @@ from service.validate import ServiceError
 from service.views import PlayerStats
 from service.workers import Workers, category_totals
 from storage import GameRow, Store
-from storage.store import Corrupted
+from storage.rows import Corrupted
 
 log = logging.getLogger(__name__)
 PictureT = TypeVar("PictureT", bytes, list[bytes])  # what a renderer job makes: a picture, or several

@@ -7,6 +7,7 @@ knows no engine internals: it keeps the JSON and bytes it is handed.
 
 from storage.backend import Database, IntegrityError
 from storage.database import open_database
-from storage.store import Conflict, GameRow, NotFound, Store
+from storage.rows import Conflict, GameRow, NotFound
+from storage.store import Store
 
 __all__ = ["Database", "IntegrityError", "open_database", "Store", "GameRow", "Conflict", "NotFound"]

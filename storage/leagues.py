@@ -10,7 +10,8 @@ from typing import Any
 
 from engine.language import _
 from storage.backend import IntegrityError, Tx
-from storage.store import Conflict, NotFound, Store
+from storage.rows import Conflict, NotFound
+from storage.store import Store
 from storage.times import iso, parse_time
 
 RatingKey = tuple[int, str]  # (season number, user id)

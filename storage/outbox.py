@@ -12,11 +12,11 @@ Discord keeps one message when a post is repeated.
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Any, NamedTuple, TypeVar
 
-from storage.backend import Database, Tx
+from storage.backend import Tx
+from storage.part import StorePart
 from storage.times import iso, lenient_time
 
 T = TypeVar("T")
@@ -82,16 +82,8 @@ def _body(text: Any) -> dict[str, Any]:
     return body if isinstance(body, dict) else {}
 
 
-class OutboxStore:
+class OutboxStore(StorePart):
     """The outbox's reads and writes (a part of ``storage.store.Store``)."""
-
-    db: Database
-
-    async def _write(self, body: Callable[[Tx], Awaitable[T]], game_id: int | None = None) -> T:
-        raise NotImplementedError  # Store's
-
-    async def _read(self, sql: str, args: Sequence[Any] = ()) -> list[Any]:
-        raise NotImplementedError  # Store's
 
     async def claim_notices(
         self, holder: str, now: datetime, ttl: timedelta, limit: int = 500, max_tries: int = 5, also: str = ""

@@ -4,42 +4,36 @@ Each method is one transaction of the backend (``storage.backend``): SQLite or P
 same SQL. A move is accepted only by ``append_moves``, in one transaction that checks the game's
 version (optimistic concurrency, under the game's row lock where several processes share the
 database): of two submissions for the same turn exactly one commits; the other gets Conflict.
+The rows it hands back and their field-by-field reading are in ``storage.rows``; the outbox's and
+the clock's reads and writes are parts of ``Store`` of their own (``storage.outbox``,
+``storage.claims``).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
-from typing import Any, NamedTuple, TypeVar
+from datetime import UTC, datetime
+from typing import Any, TypeVar
 
 from engine.language import _
 from storage.backend import Database, Tx
+from storage.claims import ClockStore
 from storage.outbox import OutboxStore, Outgoing, enqueue
+from storage.rows import (
+    Appended,
+    Conflict,
+    Corrupted,
+    GameRow,
+    Loaded,
+    NotFound,
+    move_text,
+    parse_game,
+    read_game_row,
+)
 from storage.times import iso, parse_time
 
 T = TypeVar("T")
-
-
-class NotFound(LookupError):
-    """No such game (or seat)."""
-
-
-class Conflict(RuntimeError):
-    """The game changed since the caller looked (another move won), or is in the wrong state."""
-
-
-class Corrupted(ValueError):
-    """A stored row that cannot be read as what it should be (bad JSON, wrong type, bad time)."""
-
-    def __init__(self, game_id: int, message: str) -> None:
-        super().__init__(f"game #{game_id} cannot be loaded: {message}")
-        self.game_id = game_id
-
-
-GAME_STATUSES = ("lobby", "active", "finished", "aborted")
-SEAT_STATUSES = ("playing", "resigned", "forfeited", "kicked")
 
 
 NEVER = "9999-12-31T23:59:59+00:00"  # the due time of a clock that never runs out (no limit)
@@ -70,60 +64,7 @@ _SAVE_PLAYER = (
 _BUMP = "UPDATE games SET revision = revision + 1, due_at = NULL WHERE id = ?"
 
 
-def move_text(move: dict[str, Any]) -> str:
-    """A move as the log stores it (snapshots keep a digest of these texts)."""
-    return json.dumps(move)
-
-
-class Appended(NamedTuple):
-    version: int  # moves in the log
-    revision: int  # changes to the game's row and seats (see _BUMP)
-
-
-@dataclass
-class Loaded:
-    """One consistent read of a game: its row, its snapshot and its log up to the row's version."""
-
-    row: GameRow
-    snapshot: tuple[int, str, bytes] | None  # (seq, engine version, state: see GameService)
-    moves: list[tuple[int, str, str]] | None  # (seq, user id, move JSON); None: the caller's cache is current
-
-
-@dataclass
-class SeatRow:
-    user_id: str
-    name: str
-    seat: int | None
-    is_ai: bool
-    status: str
-
-
-@dataclass
-class GameRow:
-    id: int
-    guild_id: str | None
-    channel_id: str | None
-    thread_id: str | None
-    lobby_message: str | None
-    status: str
-    creator_id: str
-    options: dict[str, Any]
-    setup: dict[str, Any] | None
-    version: int
-    turn_started_at: datetime | None
-    reminded: int
-    result: dict[str, Any] | None
-    created_at: datetime
-    seats: list[SeatRow] = field(default_factory=list)
-    league_id: int | None = None
-    revision: int = 0  # counts every change to the row and its seats (see _BUMP)
-    clocks: dict[str, Any] | None = None  # a time-bank game's banks (service/timecontrol.py)
-
-    def seat_of(self, user_id: str) -> SeatRow | None:
-        return next((s for s in self.seats if s.user_id == user_id), None)
-
-
-class Store(OutboxStore):
+class Store(OutboxStore, ClockStore):
     """Games, seats, the move log, snapshots, player settings and the clock's claims, over one
     ``Database`` (SQLite or PostgreSQL: the SQL below is what both speak)."""
 
@@ -192,9 +133,9 @@ class Store(OutboxStore):
         async def body(tx: Tx) -> list[GameRow | Corrupted]:
             out: list[GameRow | Corrupted] = []
             for game_id in game_ids:
-                row, seats = await _read_row(tx, game_id)
+                row, seats = await read_game_row(tx, game_id)
                 try:
-                    out.append(_parse_game(row, seats))
+                    out.append(parse_game(row, seats))
                 except Corrupted as exc:
                     out.append(exc)
             return out
@@ -207,8 +148,8 @@ class Store(OutboxStore):
         the log is not read (``moves`` is None). Raises NotFound or Corrupted."""
 
         async def body(tx: Tx) -> Loaded:
-            raw, seats = await _read_row(tx, game_id)
-            row = _parse_game(raw, seats)
+            raw, seats = await read_game_row(tx, game_id)
+            row = parse_game(raw, seats)
             if row.version == cached_version:
                 return Loaded(row, None, None)
             snap = await tx.fetchrow(_READ_SNAPSHOT[tx.dialect], (game_id,))
@@ -253,9 +194,7 @@ class Store(OutboxStore):
         if now is None:
             rows = await self._read(columns + " ORDER BY id")
         else:
-            rows = await self._read(
-                f"{columns} AND due_at IS NULL UNION ALL {columns} AND due_at <= ?", (iso(now),)
-            )
+            rows = await self._read(f"{columns} AND due_at IS NULL UNION ALL {columns} AND due_at <= ?", (iso(now),))
         return [(r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows]
 
     async def set_due(self, dues: list[tuple[int, int, datetime | None]]) -> None:
@@ -553,135 +492,6 @@ class Store(OutboxStore):
 
         await self._write(body, game_id)
 
-    # ------------------------------------------------------------------ the clock
-    async def take_clock_lease(self, holder: str, now: datetime, ttl: timedelta) -> str | None:
-        """Take or renew the deadline clock's lease for ``holder`` (a single-process database:
-        see ``service.clock``). Returns None when it is ours now, or the other holder's id when
-        their heartbeat is younger than ``ttl``."""
-
-        async def body(tx: Tx) -> str | None:
-            row = await tx.fetchrow("SELECT holder, heartbeat FROM clock_lease WHERE id = 1")
-            if row is not None and row[0] != holder:
-                try:
-                    beat = datetime.fromisoformat(row[1])
-                except (TypeError, ValueError):
-                    beat = None  # an unreadable heartbeat is a dead one
-                if beat is not None and beat.tzinfo is not None and now - beat < ttl:
-                    return str(row[0])
-            await tx.execute(
-                "INSERT INTO clock_lease (id, holder, heartbeat) VALUES (1, ?, ?)"
-                " ON CONFLICT (id) DO UPDATE SET holder = excluded.holder, heartbeat = excluded.heartbeat",
-                (holder, iso(now)),
-            )
-            return None
-
-        return await self._write(body)
-
-    async def beat(self, holder: str, now: datetime) -> None:
-        """Note that ``holder``'s clock ticked (a shared database has no lease: every process
-        ticks; the last beat tells ``bot.py health`` that some process does)."""
-        await self._write(
-            lambda tx: tx.execute(
-                "INSERT INTO clock_lease (id, holder, heartbeat) VALUES (1, ?, ?)"
-                " ON CONFLICT (id) DO UPDATE SET holder = excluded.holder, heartbeat = excluded.heartbeat",
-                (holder, iso(now)),
-            )
-        )
-
-    async def report_instance(self, instance: str, now: datetime, info: dict[str, Any]) -> None:
-        """Note that the bot process ``instance`` ticked, and what it says of itself; rows of
-        processes silent for a day are dropped."""
-
-        async def body(tx: Tx) -> None:
-            await tx.execute(
-                "INSERT INTO instances (id, heartbeat, info) VALUES (?, ?, ?)"
-                " ON CONFLICT (id) DO UPDATE SET heartbeat = excluded.heartbeat, info = excluded.info",
-                (instance, iso(now), json.dumps(info)),
-            )
-            await tx.execute("DELETE FROM instances WHERE heartbeat < ?", (iso(now - timedelta(days=1)),))
-
-        await self._write(body)
-
-    async def instances(self) -> list[tuple[str, datetime | None, dict[str, Any]]]:
-        """(id, last tick, what it said) of every bot process heard from in the last day."""
-        out: list[tuple[str, datetime | None, dict[str, Any]]] = []
-        for instance, beat, info in await self._read("SELECT id, heartbeat, info FROM instances ORDER BY id"):
-            try:
-                said = json.loads(info)
-                when = datetime.fromisoformat(beat)
-            except (TypeError, ValueError):
-                continue  # a damaged row tells nothing
-            out.append((str(instance), when, said if isinstance(said, dict) else {}))
-        return out
-
-    async def release_clock_lease(self, holder: str) -> None:
-        await self._write(lambda tx: tx.execute("DELETE FROM clock_lease WHERE id = 1 AND holder = ?", (holder,)))
-
-    async def claim_games(self, game_ids: list[int], holder: str, now: datetime, ttl: timedelta) -> list[int]:
-        """Of ``game_ids``, those ``holder`` may handle the deadline of now: each is claimed until
-        ``now + ttl`` by exactly one of the processes asking at once (rows another process holds
-        are skipped, not waited for), and a claim that expired (its process died) is free."""
-        skip = " FOR UPDATE SKIP LOCKED" if self.db.dialect == "postgresql" else ""
-        claimed: list[int] = []
-        for start in range(0, len(game_ids), 500):  # a restart's catch-up may find thousands due
-            chunk = game_ids[start : start + 500]
-            marks = ", ".join("?" for _ in chunk)
-
-            async def body(tx: Tx, chunk: list[int] = chunk, marks: str = marks) -> list[int]:
-                free = await tx.fetch(
-                    f"SELECT id FROM games WHERE id IN ({marks}) AND status = 'active'"
-                    f" AND (clock_until IS NULL OR clock_until < ? OR clock_holder = ?){skip}",
-                    (*chunk, iso(now), holder),
-                )
-                ids = [r[0] for r in free]
-                await tx.executemany(
-                    "UPDATE games SET clock_holder = ?, clock_until = ? WHERE id = ?",
-                    [(holder, iso(now + ttl), game_id) for game_id in ids],
-                )
-                return ids
-
-            claimed += await self._write(body)
-        return claimed
-
-    async def claim(self, names: list[str], holder: str, now: datetime, ttl: timedelta) -> list[str]:
-        """Of the named jobs (a competition's deadlines, say), those ``holder`` may run now: each
-        is claimed until ``now + ttl`` by exactly one of the processes asking at once (a claim is
-        taken where it is free, expired, or already the holder's)."""
-
-        async def body(tx: Tx) -> list[str]:
-            taken = []
-            for name in names:
-                row = await tx.fetchrow(
-                    "INSERT INTO claims (name, holder, until) VALUES (?, ?, ?) ON CONFLICT (name) DO UPDATE"
-                    " SET holder = excluded.holder, until = excluded.until"
-                    " WHERE claims.until < ? OR claims.holder = excluded.holder RETURNING name",
-                    (name, holder, iso(now + ttl), iso(now)),
-                )
-                if row is not None:
-                    taken.append(name)
-            return taken
-
-        return await self._write(body) if names else []
-
-    async def mark_reminded(
-        self, game_id: int, version: int, stage: int = 1, notice: Outgoing | None = None, now: datetime | None = None
-    ) -> bool:
-        """Note that this turn's reminder ``stage`` (1, 2...) is due, with its ``notice`` in the
-        outbox; False if the turn moved on meanwhile or that reminder went out already (another
-        process sent it)."""
-
-        async def body(tx: Tx) -> bool:
-            changed = await tx.execute(
-                "UPDATE games SET reminded = ?, revision = revision + 1, due_at = NULL"
-                " WHERE id = ? AND version = ? AND reminded < ?",
-                (stage, game_id, version, stage),
-            )
-            if changed == 1:
-                await enqueue(tx, game_id, notice, now or datetime.now(UTC))
-            return changed == 1
-
-        return await self._write(body, game_id)
-
     # ------------------------------------------------------------------ players
     async def player_settings(self, user_id: str) -> dict[str, Any]:
         rows = await self._read("SELECT name, dm_turns, language FROM players WHERE user_id = ?", (user_id,))
@@ -745,18 +555,16 @@ class Store(OutboxStore):
             league_name = "Player"
             for game_id in ids:
                 await tx.lock("games", game_id)
-                raw, seats = await _read_row(tx, game_id)
+                raw, seats = await read_game_row(tx, game_id)
                 try:
-                    row = _parse_game(raw, seats)
+                    row = parse_game(raw, seats)
                 except Corrupted:
                     continue  # a damaged game keeps what it has
                 seat = next(i for i, s in enumerate(row.seats) if s.user_id == user_id)
                 new = name_in(row, seat)
                 league_name = new if league_name == "Player" else league_name
                 old = row.seats[seat].name
-                await tx.execute(
-                    "UPDATE seats SET name = ? WHERE game_id = ? AND user_id = ?", (new, game_id, user_id)
-                )
+                await tx.execute("UPDATE seats SET name = ? WHERE game_id = ? AND user_id = ?", (new, game_id, user_id))
                 setup, result = row.setup, row.result
                 if setup is not None:
                     setup["players"] = [new if p == old else p for p in setup.get("players", [])]
@@ -843,84 +651,3 @@ def _renamed(value: Any, user_id: str, name: str) -> Any:
             out["name"] = name
         return out
     return value
-
-
-async def _read_row(tx: Tx, game_id: int) -> tuple[Any, list[Any]]:
-    row = await tx.fetchrow("SELECT * FROM games WHERE id = ?", (game_id,))
-    if row is None:
-        raise NotFound(_("there is no game #{id}").format(id=game_id))
-    seats = await tx.fetch(
-        "SELECT user_id, name, seat, is_ai, status FROM seats WHERE game_id = ? ORDER BY seat, joined_at, rowid",
-        (game_id,),
-    )
-    return row, seats
-
-
-def _json_field(game_id: int, name: str, text: Any, kind: type, optional: bool) -> Any:
-    if text is None and optional:
-        return None
-    if not isinstance(text, str | bytes):
-        raise Corrupted(game_id, f"its {name} is not JSON text")
-    try:
-        value = json.loads(text)
-    except (ValueError, RecursionError):
-        raise Corrupted(game_id, f"its {name} is not valid JSON") from None
-    if value is None and optional:
-        return None
-    if not isinstance(value, kind):
-        raise Corrupted(game_id, f"its {name} is not a JSON {'object' if kind is dict else kind.__name__}")
-    return value
-
-
-def _time_field(game_id: int, name: str, text: Any, optional: bool) -> datetime | None:
-    if text is None and optional:
-        return None
-    try:
-        value = datetime.fromisoformat(text)
-    except (TypeError, ValueError):
-        raise Corrupted(game_id, f"its {name} is not a time") from None
-    if value.tzinfo is None:
-        raise Corrupted(game_id, f"its {name} has no time zone")
-    return value
-
-
-def _int_field(game_id: int, name: str, value: Any, optional: bool = False) -> int | None:
-    if value is None and optional:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise Corrupted(game_id, f"its {name} is not a non-negative integer")
-    return value
-
-
-def _parse_game(row: Any, seats: list[Any]) -> GameRow:
-    """A games row and its seats, checked field by field: Corrupted names the damaged field."""
-    gid = row["id"]
-    status = row["status"]
-    if status not in GAME_STATUSES:
-        raise Corrupted(gid, "its status is unknown")
-    seat_rows = []
-    for s in seats:
-        if not isinstance(s["user_id"], str) or not isinstance(s["name"], str) or s["status"] not in SEAT_STATUSES:
-            raise Corrupted(gid, "one of its seats is damaged")
-        number = _int_field(gid, "seat number", s["seat"], True)
-        seat_rows.append(SeatRow(s["user_id"], s["name"], number, bool(s["is_ai"]), s["status"]))
-    return GameRow(
-        id=gid,
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        thread_id=row["thread_id"],
-        lobby_message=row["lobby_message"],
-        status=status,
-        creator_id=row["creator_id"],
-        options=_json_field(gid, "options", row["options"], dict, False),
-        setup=_json_field(gid, "setup", row["setup"], dict, True) if row["setup"] else None,
-        version=_int_field(gid, "version", row["version"]),  # type: ignore[arg-type]
-        turn_started_at=_time_field(gid, "turn start", row["turn_started_at"], True),
-        reminded=_int_field(gid, "reminder flag", row["reminded"]),  # type: ignore[arg-type]
-        result=_json_field(gid, "result", row["result"], dict, True) if row["result"] else None,
-        created_at=_time_field(gid, "creation time", row["created_at"], False),  # type: ignore[arg-type]
-        seats=seat_rows,
-        league_id=row["league_id"],
-        revision=_int_field(gid, "revision", row["revision"]),  # type: ignore[arg-type]
-        clocks=_json_field(gid, "clocks", row["clocks"], dict, True) if row["clocks"] else None,
-    )

@@ -17,7 +17,7 @@ import service.gamelog as gamelog_module
 from service import AlreadyPlayed, GameCorrupted, GameService, LobbyOptions, ServiceError
 from storage import Store, open_database
 from storage.migrations import MIGRATIONS
-from storage.store import Corrupted
+from storage.rows import Corrupted
 from tests.helpers import SYSTEM, Clock, anyone, as_, draft_question  # noqa: F401
 
 G1, G2 = "1001", "2002"  # two Discord servers
