@@ -129,8 +129,15 @@ async def assert_final_pictures(h: Harness, game_id: int, final: dict[str, Any])
     assert f"python -m engine.replay {record}" in final["content"]
 
 
-@pytest.mark.parametrize("family", list(FAMILIES))
-@pytest.mark.parametrize("humans,computers", [(2, 0), (3, 1)])
+# Every family with two players, and three players with a computer on base; the expansion families'
+# four-seat games are soak runs (about a minute each: the longest tests), and the rivers' one runs in
+# the default suite on PostgreSQL below.
+PANEL_GAMES = [(family, 2, 0) for family in FAMILIES] + [
+    pytest.param(family, 3, 1, marks=[pytest.mark.slow] if family != "base" else []) for family in FAMILIES
+]
+
+
+@pytest.mark.parametrize("family,humans,computers", PANEL_GAMES)
 async def test_whole_games_through_the_turn_panel(tmp_path, family, humans, computers):
     users = [User(600 + i, name, manager=i == 0) for i, name in enumerate(["Ann", "Bob", "Cy", "Di", "Ed"][:humans])]
     async with running(tmp_path, users) as (h, channel, _):
