@@ -595,6 +595,11 @@ class Game:
             feature=feature_phrase(p.tile, p.rot, node - p.first_node), cell=cell(where["x"], where["y"])
         )
 
+    def hooks(self, name: str) -> list[Any]:
+        """The expansions' methods that override the hook ``name`` (``engine.expansions.HOOKS``),
+        looked up once for the game and shared by its clones."""
+        return self._hooks[name]
+
     def must_draw(self) -> bool:
         """True while the player to move has no alternative to drawing (the river phase)."""
         return any(h(self) for h in self._hooks["must_draw"])

@@ -223,3 +223,41 @@ def test_the_search_lists_every_option_of_a_crowded_decision():
     options = Options(determinized(game, random.Random(3)), random.Random(4)).every()
     assert len(options) == pairs() > 300  # (the old search stopped listing at 300)
     assert len({repr(moves[:2]) for _prior, moves in options}) == len(options)  # each pair once
+
+
+def test_the_search_settings_are_read_by_name_and_change_the_search():
+    """``Settings.parse`` (what benchmarks/sprt.py plays): unknown knobs refused, the rest default;
+    a shallower search is still a legal, seeded decision, and sees a different position."""
+    from engine.ai.search import DEFAULT, Search, Settings
+
+    assert Settings.parse("") == DEFAULT
+    assert Settings.parse(" depth=1, exploration=0.5 ") == Settings(depth=1, exploration=0.5)
+    with pytest.raises(ValueError, match="unknown search setting 'dpth'"):
+        Settings.parse("dpth=1")
+    with pytest.raises(ValueError):
+        Settings.parse("depth=deep")
+    game = Game(["Ann", "Bob"], ["base"], seed=9)
+    for _ in range(8):
+        game.apply(GreedyPlayer(1).choose(game))
+    shallow = [Search(4, None, 12, Settings(depth=0)) for _ in range(2)]
+    plans = [search.think(game) for search in shallow]
+    assert plans[0] == plans[1]
+    trial = game.clone()
+    for move in plans[0]:
+        trial.apply(move)  # (legal: an illegal move raises)
+    assert (trial.turn, trial.actor) != (game.turn, game.actor)  # a whole decision
+    deep = Search(4, None, 12)
+    deep.think(game)
+    # (judged at the start of the next turn rather than two turns later: another value)
+    assert shallow[0].last_value != deep.last_value
+
+
+def test_the_sprt_ratio_leans_towards_the_hypothesis_the_scores_fit():
+    from benchmarks.sprt import elo_of, expected_score, llr
+
+    assert expected_score(0) == 0.5 and round(elo_of(expected_score(50))) == 50
+    winning = [0.75, 0.5, 1.0, 0.5] * 10  # a mean of 0.69: far above elo1 = 30 (0.543)
+    losing = [0.25, 0.5, 0.0, 0.5] * 10
+    assert llr(winning, 0, 30) > 2.94 and llr(losing, 0, 30) < -2.94  # past the bounds at alpha = beta = 5%
+    assert llr(winning[:8], 0, 30) < llr(winning, 0, 30)  # more evidence, a stronger verdict
+    assert llr([0.5], 0, 30) == 0.0

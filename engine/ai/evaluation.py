@@ -15,7 +15,6 @@ from __future__ import annotations
 from itertools import compress
 from typing import Any
 
-from engine.expansions import overridden
 from engine.game import Game
 
 Move = dict[str, Any]
@@ -30,15 +29,6 @@ END_SHARE = 1.0  # the expansions' end-of-game points (final_scoring), as they s
 FOLLOWER_IN_HAND = 1.5
 
 
-def _hooks(game: Game, name: str) -> list[Any]:
-    """The expansions' overriding ``name`` hooks, looked up once per position (a clone starts over)."""
-    key = ("ai.hooks", name)
-    found = game.scratch.get(key)
-    if found is None:
-        found = game.scratch[key] = overridden(game.expansions, name)
-    return found  # type: ignore[no-any-return]
-
-
 def feature_value(game: Game, root: int, final: bool) -> int:
     """What the feature ``root`` scores for each of its majority players, were it scored now: the
     engine's one value of a feature (``Game.feature_value``), the one place the computers ask it."""
@@ -48,7 +38,7 @@ def feature_value(game: Game, root: int, final: bool) -> int:
 def end_bonus(game: Game) -> list[int]:
     """What each player would get from the expansions' end-of-game scoring were the game to end
     now (the hooks run with the scores set aside, then the scores are put back)."""
-    hooks = _hooks(game, "final_scoring")
+    hooks = game.hooks("final_scoring")
     if not hooks:
         return [0] * len(game.scores)
     kept = game.scores
@@ -81,10 +71,10 @@ def holdings(game: Game) -> list[float]:
             else:
                 for p in game.majority(root):
                     out[p] += points
-    if _hooks(game, "final_scoring"):
+    if game.hooks("final_scoring"):
         for p, extra in enumerate(end_bonus(game)):
             out[p] += END_SHARE * extra
-    for hook in _hooks(game, "prospects"):  # what no scoring counts yet: a builder's extra tiles
+    for hook in game.hooks("prospects"):  # what no scoring counts yet: a builder's extra tiles
         for p, extra in enumerate(hook(game)):
             out[p] += extra
     left = game.bag_left / max(1, len(game.bag))

@@ -10,14 +10,17 @@ turn.
 
 Each iteration picks a sequence by UCB1 among the best-ranked
 ones, plays it on a determinization (the k-th play-out of every sequence on the same one: common
-random numbers), then plays on with the policy until ``DEPTH`` turns after the decision's own
+random numbers), then plays on with the policy until ``depth`` turns after the decision's own
 turn (the same horizon for every sequence: a castle line gets no extra turn over a draw), and
 the position is judged by ``standing`` (the final margin if the game ends). Progressive widening
-lets a new sequence in as the visits grow (``WIDEN_BASE + WIDEN_RATE * sqrt(visits)``), so every
+lets a new sequence in as the visits grow (``widen_base + widen_rate * sqrt(visits)``), so every
 option is reachable given time and none is cut from the list; more time buys more
 determinizations, more sequences tried and tighter means. Each sequence's prior counts as a
-few play-outs (``PRIOR_WEIGHT``), so little time gives ``normal``'s choice; the best mean is played.
-``seconds`` bounds the thinking (anytime); a fixed ``playouts`` makes the choice a pure function
+few play-outs (``prior_weight``), so little time gives ``normal``'s choice; the best mean is played.
+Every sequence is listed first, whatever it costs (as ``normal`` lists them: hard never knows less
+than normal); ``seconds`` then bounds the play-outs (anytime), so a decision whose listing alone
+takes longer than the budget costs its listing (at most ~0.75 s measured in the expansion families'
+crowded decisions). A fixed ``playouts`` makes the choice a pure function
 of the position and the seed.
 """
 
@@ -27,6 +30,7 @@ import heapq
 import math
 import random
 import time
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from engine.ai.evaluation import margin, standing
@@ -36,33 +40,58 @@ from engine.moves import IllegalMove
 
 Move = dict[str, Any]
 
-DEPTH = 2  # turns played out after the decision's own turn before the position is judged
-DRAW_SAMPLES = 4  # sampled bags behind a draw's prior
-POLICY_WIDTH = 2  # placements whose figure choices the play-out policy weighs (best by the tile alone)
-POLICY_SAMPLE = 10  # moves the play-out policy tries at most (drawn at random), past the decision's own turn
-WIDEN_BASE = 4
-WIDEN_RATE = 1.5
-EXPLORATION = 1.0  # UCB1's constant, in standard deviations of the play-out values
-PRIOR_WEIGHT = 3.0  # play-outs a sequence's prior counts for
-ALLOWANCE = 0.0  # what a figure is taken to add to a placement until its figure choices are listed
-LISTING_SHARE = 0.4  # of the budget, at most, spent listing every sequence first (a fixed search lists all)
+
+@dataclass(frozen=True)
+class Settings:
+    """The search's knobs (``benchmarks/sprt.py`` plays one set of them against another)."""
+
+    depth: int = 2  # turns played out after the decision's own turn before the position is judged
+    draw_samples: int = 4  # sampled bags behind a draw's prior
+    policy_width: int = 2  # placements whose figure choices the play-out policy weighs (best by the tile alone)
+    policy_sample: int = 10  # moves the play-out policy tries at most (drawn at random), past the decision's own turn
+    widen_base: int = 4
+    widen_rate: float = 1.5
+    exploration: float = 1.0  # UCB1's constant, in standard deviations of the play-out values
+    prior_weight: float = 3.0  # play-outs a sequence's prior counts for
+    allowance: float = 0.0  # what a figure is taken to add to a placement until its figure choices are listed
+    # Of the budget, at most, spent listing the sequences first; by default every one is listed whatever
+    # it costs, as ``normal`` judges them all (a cut at 0.4 of 0.25 s left hard blind to options normal saw
+    # in a third of the expansion families' decisions), and the budget buys the play-outs beyond.
+    listing_share: float = math.inf
+
+    @classmethod
+    def parse(cls, text: str) -> Settings:
+        """Settings from ``"depth=1,policy_sample=6"`` (the others as by default)."""
+        changes: dict[str, Any] = {}
+        known = {f.name: f.type for f in fields(cls)}
+        for item in filter(None, (part.strip() for part in text.split(","))):
+            name, _, value = item.partition("=")
+            name = name.strip()
+            if name not in known:
+                raise ValueError(f"unknown search setting {name!r}: one of {', '.join(known)}")
+            changes[name] = int(value) if known[name] == "int" else float(value)
+        return replace(cls(), **changes)
+
+
+DEFAULT = Settings()
+DEPTH = DEFAULT.depth
 
 
 def decided(game: Game, actor: int, turn: int) -> bool:
     return game.finished or game.turn != turn or game.actor != actor
 
 
-def policy_step(world: Game, rng: random.Random | None = None) -> tuple[Game, list[Move]]:
+def policy_step(world: Game, rng: random.Random | None = None, settings: Settings = DEFAULT) -> tuple[Game, list[Move]]:
     """The play-out policy, a quicker ``normal``: the placements ranked by what the position holds
-    after the tile (``POLICY_SAMPLE`` of them drawn with ``rng`` when there are more), the best
-    ``POLICY_WIDTH`` of them weighed with their best figure choice; any other step, its move with
+    after the tile (``policy_sample`` of them drawn with ``rng`` when there are more), the best
+    ``policy_width`` of them weighed with their best figure choice; any other step, its move with
     the best standing. Returns the position after its move (a placement with its figure: two
     moves) and the moves; ``world`` itself is not changed."""
     actor = world.actor
     ranked: list[tuple[float, int, Move, Game]] = []
     moves = candidates(world)
-    if rng is not None and len(moves) > POLICY_SAMPLE:
-        moves = rng.sample(moves, POLICY_SAMPLE)
+    if rng is not None and len(moves) > settings.policy_sample:
+        moves = rng.sample(moves, settings.policy_sample)
     for n, move in enumerate(moves):
         after = clone(world)
         after.apply(move)
@@ -73,7 +102,7 @@ def policy_step(world: Game, rng: random.Random | None = None) -> tuple[Game, li
     if ranked[0][2]["type"] not in PLACEMENTS:
         return ranked[0][3], [ranked[0][2]]
     best, best_state, best_moves = float("-inf"), ranked[0][3], [ranked[0][2]]
-    for value, _n, move, after in ranked[:POLICY_WIDTH]:
+    for value, _n, move, after in ranked[: settings.policy_width]:
         if not figure_step_after(world, after):
             if value > best:
                 best, best_state, best_moves = value, after, [move]
@@ -101,15 +130,15 @@ class Options:
     determinization ``view``: one that ends the decision is an option at once, with its prior
     (what the position holds at the end of the turn; a draw's is sampled, see ``draw_prior``); one
     that the decision goes on from (a tile, then its figure) waits with the standing after it plus
-    ``ALLOWANCE`` until the widening reaches it, and is then expanded into its complete sequences
+    ``allowance`` until the widening reaches it, and is then expanded into its complete sequences
     (each second move, the rest finished by the policy), each with its prior. ``admit(n)`` lets
     options in, best prior first, until ``n`` are in (``admitted``, in order) or none is left, so
     every option is listed once the search has widened that far and the cost of listing grows
     with the time spent rather than with the decision's size. ``expand`` lists them all up front,
-    or as many as a share of the budget allows (``LISTING_SHARE``)."""
+    or as many as a share of the budget allows (``listing_share``)."""
 
-    def __init__(self, view: Game, rng: random.Random) -> None:
-        self.view, self.rng = view, rng
+    def __init__(self, view: Game, rng: random.Random, settings: Settings = DEFAULT) -> None:
+        self.view, self.rng, self.settings = view, rng, settings
         self.me, self.turn = view.actor, view.turn
         self.admitted: list[tuple[float, list[Move]]] = []
         self.listed = 0  # complete sequences listed so far
@@ -119,11 +148,11 @@ class Options:
             after = clone(view)
             after.apply(move)
             if move["type"] == "draw":
-                self._push(draw_prior(view, move, rng), [move], None)
+                self._push(draw_prior(view, move, rng, settings.draw_samples), [move], None)
             elif decided(after, self.me, self.turn):
                 self._push(standing(after, self.me), [move], None)
             else:
-                self._push(standing(after, self.me) + ALLOWANCE, [move], after)
+                self._push(standing(after, self.me) + settings.allowance, [move], after)
 
     @property
     def exhausted(self) -> bool:
@@ -171,23 +200,24 @@ class Options:
         return self.admitted
 
 
-def draw_prior(view: Game, draw: Move, rng: random.Random) -> float:
-    """What drawing is worth at the end of the turn: the mean, over ``DRAW_SAMPLES`` sampled bags,
+def draw_prior(view: Game, draw: Move, rng: random.Random, samples: int = DEFAULT.draw_samples) -> float:
+    """What drawing is worth at the end of the turn: the mean, over ``samples`` sampled bags,
     of the standing after the drawn tile is played as the policy plays it."""
     me, turn = view.actor, view.turn
     bag = Bag(view)
     total = 0.0
-    for _ in range(DRAW_SAMPLES):
+    for _ in range(samples):
         world = bag.deal(view, rng)
         world.apply(draw)
         world, _moves = finish_turn(world, me, turn)
         total += standing(world, me)
-    return total / DRAW_SAMPLES
+    return total / samples
 
 
 class Search:
-    def __init__(self, seed: int, seconds: float | None, playouts: int | None) -> None:
+    def __init__(self, seed: int, seconds: float | None, playouts: int | None, settings: Settings = DEFAULT) -> None:
         self.rng = random.Random(seed)
+        self.settings = settings
         self.seconds, self.playouts = seconds, playouts
         self._plan: tuple[tuple[int, int, int], list[Move]] | None = None
         self.last_playouts = 0  # how many the last decision ran (benchmarks report playouts/s)
@@ -210,7 +240,8 @@ class Search:
     # ------------------------------------------------------------------ the search
     def think(self, game: Game) -> list[Move]:
         me, turn = game.actor, game.turn
-        # (listing the options counts in the budget: a decision costs about ``seconds`` in all)
+        # (listing the options counts in the budget: a decision costs about ``seconds`` in all,
+        # or its listing when that takes longer)
         budget = self.seconds if self.seconds is not None else 1.0
         start = time.perf_counter()
         deadline = start + budget
@@ -219,10 +250,11 @@ class Search:
         # cache, Board.track_fields), so that no play-out walks a field from scratch.
         game = clone(game)
         game.board.track_fields()
-        options = Options(bag.deal(game, self.rng), self.rng)
-        options.expand(None if self.playouts is not None else start + LISTING_SHARE * budget)
+        settings = self.settings
+        options = Options(bag.deal(game, self.rng), self.rng, settings)
+        options.expand(None if self.playouts is not None else start + settings.listing_share * budget)
         ranked = options.admitted
-        options.admit(WIDEN_BASE)
+        options.admit(settings.widen_base)
         self.last_options = options.listed
         if len(ranked) == 1 and options.exhausted:
             self.last_value = ranked[0][0]
@@ -234,14 +266,14 @@ class Search:
         squares = 0.0  # (of every play-out value: the spread scales the exploration)
         worlds: list[int] = []  # the seed of each sequence's k-th play-out
         done = 0
-        horizon = turn + 1 + DEPTH
+        horizon = turn + 1 + settings.depth
         while True:
             if self.playouts is not None:
                 if done >= self.playouts:
                     break
             elif time.perf_counter() >= deadline:
                 break
-            options.admit(WIDEN_BASE + int(WIDEN_RATE * math.sqrt(done)))
+            options.admit(settings.widen_base + int(settings.widen_rate * math.sqrt(done)))
             while len(priors) < len(ranked):
                 priors.append(ranked[len(priors)][0])
                 visits.append(0)
@@ -275,33 +307,31 @@ class Search:
         self.last_value = means[best]
         return ranked[best][1]
 
-    @staticmethod
-    def _means(priors: list[float], visits: list[int], totals: list[float], width: int) -> list[float]:
+    def _means(self, priors: list[float], visits: list[int], totals: list[float], width: int) -> list[float]:
         """Each sequence's value so far: its play-outs' mean, with its prior counted as
-        ``PRIOR_WEIGHT`` play-outs. The prior (the standing at the end of the turn) is shifted
-        by how much the play-outs (``DEPTH`` turns later) gain on the priors on average, so that
+        ``prior_weight`` play-outs. The prior (the standing at the end of the turn) is shifted
+        by how much the play-outs (``depth`` turns later) gain on the priors on average, so that
         a sequence is not favoured for having been played out more."""
         played = sum(visits[:width])
         offset = (sum(totals[:width]) - sum(visits[i] * priors[i] for i in range(width))) / played if played else 0.0
-        return [(PRIOR_WEIGHT * (priors[i] + offset) + totals[i]) / (PRIOR_WEIGHT + visits[i]) for i in range(width)]
+        weight = self.settings.prior_weight
+        return [(weight * (priors[i] + offset) + totals[i]) / (weight + visits[i]) for i in range(width)]
 
-    @staticmethod
-    def _select(means: list[float], visits: list[int], width: int, done: int, squares: float) -> int:
+    def _select(self, means: list[float], visits: list[int], width: int, done: int, squares: float) -> int:
         """UCB1 among the first ``width`` sequences (their means already hold their priors)."""
         if not done:
             return 0
         mean_all = sum(means) / width
         spread = math.sqrt(max(4.0, squares / done - mean_all * mean_all))
-        c = EXPLORATION * spread
+        c = self.settings.exploration * spread
         log_n = math.log(done + 1)
         return max(range(width), key=lambda i: means[i] + c * math.sqrt(log_n / (visits[i] + 1)))
 
-    @staticmethod
-    def _playout(world: Game, me: int, horizon: int, coin: random.Random) -> float:
+    def _playout(self, world: Game, me: int, horizon: int, coin: random.Random) -> float:
         """Play on with the policy until the turn ``horizon`` starts, then judge the position by
         what it holds; the final margin if the game ends first."""
         while not world.finished:
             if world.turn >= horizon:
                 return standing(world, me)
-            world, _moves = policy_step(world, coin)
+            world, _moves = policy_step(world, coin, self.settings)
         return margin(world, me)

@@ -264,6 +264,7 @@ HOOKS = (
     "final_scoring",
     "board_figures",
     "held",
+    "prospects",
 )
 
 

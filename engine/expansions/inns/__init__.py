@@ -56,9 +56,9 @@ class Inns(Expansion):
         if kind == "road":
             if INN not in board.feature_marks(root):
                 return points
-            return 0 if final else 2 * len(board.feature_cells(root))
+            return 0 if final else 2 * board.feature_size(root)
         if kind == "city":
             if CATHEDRAL not in board.feature_marks(root):
                 return points
-            return 0 if final else 3 * (len(board.feature_cells(root)) + board.pennants[root])
+            return 0 if final else 3 * (board.feature_size(root) + board.pennants[root])
         return points

@@ -1,0 +1,154 @@
+"""``python -m benchmarks.sprt --settings "depth=1" [--against "" | --against-level normal] [--family F]
+[--seconds 0.25] [--elo0 0 --elo1 30]``: is a change to hard's search an improvement? Self-play under a
+sequential probability ratio test, as engine projects tune their search.
+
+Hard with ``--settings`` (``engine.ai.search.Settings.parse``: the knobs changed from the defaults)
+plays hard with ``--against`` (the defaults when empty), or the level ``--against-level``, in pairs
+of two-player games: one seed, each player first once (the pair is the unit: the seat and the bag
+cancel out within it), each player's generator seeded apart from the game's seed. After each pair
+the generalized SPRT's log-likelihood ratio of "the change is worth ``--elo1``" against "it is worth
+``--elo0``" is updated (normal approximation on the pairs' mean scores, as Fishtest does); the run
+stops when it leaves ``[log(beta / (1 - alpha)), log((1 - beta) / alpha)]`` (not before ``--min-pairs``),
+or after ``--max-pairs`` or ``--minutes``.
+Reported: pairs played, the score with its 95% interval, the Elo difference it means, the mean
+margin a game with its 95% interval, the LLR and the verdict (H1: accept the change; H0: reject it; none yet).
+Minutes to hours, not for CI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import multiprocessing
+import statistics
+import sys
+import time
+from typing import Any
+
+from benchmarks.ai import player_seed
+from engine import Game
+from engine.ai import GreedyPlayer, make_player
+from engine.ai.search import Search, Settings
+from engine.expansions.families import NAMED_FAMILIES
+
+Job = tuple[str, str, str, str, int, float]
+VARIANCE_FLOOR = 0.01  # of a pair's mean score (a pair of a win and a loss alone: 0.0)
+
+
+def expected_score(elo: float) -> float:
+    return 1.0 / (1.0 + 10 ** (-elo / 400.0))
+
+
+def elo_of(score: float) -> float:
+    score = min(max(score, 1e-6), 1 - 1e-6)
+    return -400.0 * math.log10(1.0 / score - 1.0)
+
+
+def llr(pairs: list[float], elo0: float, elo1: float) -> float:
+    """The generalized SPRT's log-likelihood ratio of H1 (``elo1``) against H0 (``elo0``), from the
+    pairs' mean scores (each in [0, 1]), by the normal approximation."""
+    n = len(pairs)
+    if n < 2:
+        return 0.0
+    # (a floor: a few pairs alike say little of the spread, and a zero spread makes any lead certain)
+    variance = max(statistics.pvariance(pairs), VARIANCE_FLOOR)
+    s0, s1 = expected_score(elo0), expected_score(elo1)
+    return n * (s1 - s0) * (2 * statistics.fmean(pairs) - s0 - s1) / (2 * variance)
+
+
+def _player(spec: str, seed: int, seconds: float) -> Any:
+    """``hard:<settings>`` (search settings as ``Settings.parse`` reads them), ``greedy`` or a level."""
+    if spec.startswith("hard:"):
+        return Search(seed, seconds, None, Settings.parse(spec[5:]))
+    if spec == "greedy":
+        return GreedyPlayer(seed)
+    return make_player(spec, seed, seconds)
+
+
+def play_pair(job: Job) -> tuple[float, float]:
+    """Both games of one seed (each player first once): (the tested player's mean score, mean margin)."""
+    tested, other, family, label, pair, seconds = job
+    seed = 5000 + pair
+    score = margin = 0.0
+    for tested_first in (True, False):
+        names = ["T", "O"] if tested_first else ["O", "T"]
+        game = Game(names, NAMED_FAMILIES[family], seed=seed)
+        players = {
+            "T": _player(tested, player_seed(label, pair, "T" if tested_first else "t"), seconds),
+            "O": _player(other, player_seed(label, pair, "O" if tested_first else "o"), seconds),
+        }
+        while not game.finished:
+            game.apply(players[game.players[game.actor]].choose(game))
+        scores = game.score_table()
+        diff = scores["T"] - scores["O"]
+        score += 1.0 if diff > 0 else 0.5 if diff == 0 else 0.0
+        margin += diff
+    return score / 2, margin / 2
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--settings", required=True, help='the tested search settings, e.g. "depth=1,policy_sample=6"')
+    parser.add_argument("--against", default="", help="the other player's search settings (default: the defaults)")
+    parser.add_argument("--against-level", default=None, help="play this level (normal, greedy...) instead")
+    parser.add_argument("--family", default="base", choices=list(NAMED_FAMILIES))
+    parser.add_argument("--seconds", type=float, default=0.25, help="each search's seconds a decision")
+    parser.add_argument("--elo0", type=float, default=0.0)
+    parser.add_argument("--elo1", type=float, default=30.0)
+    parser.add_argument("--alpha", type=float, default=0.05)
+    parser.add_argument("--beta", type=float, default=0.05)
+    parser.add_argument("--max-pairs", type=int, default=300)
+    parser.add_argument("--min-pairs", type=int, default=20, help="pairs played before any verdict")
+    parser.add_argument("--minutes", type=float, default=None, help="stop after this long, verdict or not")
+    parser.add_argument("--processes", type=int, default=2)
+    args = parser.parse_args()
+    for text in (args.settings, args.against):
+        try:
+            Settings.parse(text)
+        except ValueError as error:
+            parser.error(str(error))
+    tested = f"hard:{args.settings}"
+    other = args.against_level or f"hard:{args.against}"
+    label = f"sprt|{tested}|{other}|{args.family}|{args.seconds}"
+    lower = math.log(args.beta / (1 - args.alpha))
+    upper = math.log((1 - args.beta) / args.alpha)
+    jobs: list[Job] = [(tested, other, args.family, label, pair, args.seconds) for pair in range(args.max_pairs)]
+    pairs: list[float] = []
+    margins: list[float] = []
+    verdict, ratio = "none yet", 0.0
+    start = time.perf_counter()
+    with multiprocessing.get_context("spawn").Pool(args.processes) as pool:
+        for score, margin in pool.imap_unordered(play_pair, jobs):
+            pairs.append(score)
+            margins.append(margin)
+            ratio = llr(pairs, args.elo0, args.elo1)
+            print(
+                f"{len(pairs)} pairs: score {statistics.fmean(pairs):.3f}, margin {statistics.fmean(margins):+.1f}, "
+                f"LLR {ratio:+.2f} [{lower:.2f}, {upper:.2f}]",
+                file=sys.stderr,
+                flush=True,
+            )
+            if len(pairs) >= args.min_pairs and (ratio >= upper or ratio <= lower):
+                verdict = "H1: accept the change" if ratio >= upper else "H0: reject the change"
+                pool.terminate()
+                break
+            if args.minutes is not None and time.perf_counter() - start > 60 * args.minutes:
+                verdict = f"none after {args.minutes:g} minutes"
+                pool.terminate()
+                break
+    n = len(pairs)
+    mean = statistics.fmean(pairs)
+    half = 1.96 * statistics.pstdev(pairs) / math.sqrt(n) if n > 1 else 0.5
+    low, high = max(0.0, mean - half), min(1.0, mean + half)
+    spread = 1.96 * statistics.pstdev(margins) / math.sqrt(n) if n > 1 else 0.0
+    print(f"{tested} vs {other}, {args.family}, {args.seconds:g} s a decision, elo0 {args.elo0:g} elo1 {args.elo1:g}")
+    print(
+        f"{n} pairs ({2 * n} games, {time.perf_counter() - start:.0f} s): score {100 * mean:.1f}% "
+        f"[{100 * low:.1f}, {100 * high:.1f}], Elo {elo_of(mean):+.0f} [{elo_of(low):+.0f}, {elo_of(high):+.0f}], "
+        f"margin {statistics.fmean(margins):+.1f} [{statistics.fmean(margins) - spread:+.1f}, "
+        f"{statistics.fmean(margins) + spread:+.1f}], LLR {ratio:+.2f} [{lower:.2f}, {upper:.2f}]: {verdict}"
+    )
+
+
+if __name__ == "__main__":
+    main()
