@@ -33,7 +33,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from datetime import datetime
-from typing import Any, TypeVar
+from typing import Any
 
 from engine.language import N_, _
 from service import validate
@@ -67,7 +67,6 @@ from storage.leagues import (
 )
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 
 class LeagueCore(LeagueReading):

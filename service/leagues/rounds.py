@@ -28,11 +28,7 @@ from service.leagues.views import LeagueNotice, OpenedGame, _contained
 from service.lobbies import LobbyOptions
 from service.validate import ServiceError
 from storage import Conflict
-from storage.leagues import (
-    CompetitionRow,
-    FixtureRow,
-    LeagueRow,
-)
+from storage.leagues import CompetitionRow, FixtureRow, LeagueRow
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
