@@ -32,7 +32,7 @@ from engine.ai.search import Search, Settings
 from engine.expansions.families import NAMED_FAMILIES
 
 Job = tuple[str, str, str, str, int, float]
-VARIANCE_FLOOR = 0.01  # of a pair's mean score (a pair of a win and a loss alone: 0.0)
+VARIANCE_FLOOR = 0.01  # of the pairs' scores: pairs all alike so far (say, each a win and a loss) have none
 
 
 def expected_score(elo: float) -> float:
@@ -50,7 +50,7 @@ def llr(pairs: list[float], elo0: float, elo1: float) -> float:
     n = len(pairs)
     if n < 2:
         return 0.0
-    # (a floor: a few pairs alike say little of the spread, and a zero spread makes any lead certain)
+    # (a floor: a few pairs say little of the spread, and no spread would make any lead certain)
     variance = max(statistics.pvariance(pairs), VARIANCE_FLOOR)
     s0, s1 = expected_score(elo0), expected_score(elo1)
     return n * (s1 - s0) * (2 * statistics.fmean(pairs) - s0 - s1) / (2 * variance)
