@@ -1,9 +1,5 @@
 """The Ferries' own move and event, declared here (engine/moves.py declares the base game's).
-The expansion class hands them to the registry (``move_shapes``, ``event_shapes``); RECORD.md
-says how they travel.
-
-No ``from __future__ import annotations`` here: a TypedDict tells ``NotRequired`` fields only
-from evaluated annotations.
+How a set declares its moves, and why without ``from __future__ import annotations``: docs/EXPANSIONS.md.
 """
 
 from typing import NotRequired, TypedDict
