@@ -68,7 +68,7 @@ def _player(spec: str, seed: int, seconds: float) -> Any:
 def play_pair(job: Job) -> tuple[float, float]:
     """Both games of one seed (each player first once): (the tested player's mean score, mean margin)."""
     tested, other, family, label, pair, seconds = job
-    seed = 5000 + pair
+    seed = 5000 + pair  # (the pair's number, from --first-pair on)
     score = margin = 0.0
     for tested_first in (True, False):
         names = ["T", "O"] if tested_first else ["O", "T"]
@@ -98,6 +98,7 @@ def main() -> None:
     parser.add_argument("--alpha", type=float, default=0.05)
     parser.add_argument("--beta", type=float, default=0.05)
     parser.add_argument("--max-pairs", type=int, default=300)
+    parser.add_argument("--first-pair", type=int, default=0, help="the first pair's number (fresh seeds: a new test)")
     parser.add_argument("--min-pairs", type=int, default=20, help="pairs played before any verdict")
     parser.add_argument("--minutes", type=float, default=None, help="stop after this long, verdict or not")
     parser.add_argument("--processes", type=int, default=2)
@@ -112,7 +113,8 @@ def main() -> None:
     label = f"sprt|{tested}|{other}|{args.family}|{args.seconds}"
     lower = math.log(args.beta / (1 - args.alpha))
     upper = math.log((1 - args.beta) / args.alpha)
-    jobs: list[Job] = [(tested, other, args.family, label, pair, args.seconds) for pair in range(args.max_pairs)]
+    numbers = range(args.first_pair, args.first_pair + args.max_pairs)
+    jobs: list[Job] = [(tested, other, args.family, label, pair, args.seconds) for pair in numbers]
     pairs: list[float] = []
     margins: list[float] = []
     verdict, ratio = "none yet", 0.0

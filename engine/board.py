@@ -16,15 +16,17 @@ second): per-node data lives in parallel lists, and the hot loops are inlined.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from types import MappingProxyType
 
 from engine.language import _
-from engine.tiles import CITY, DX, DY, FIELD, TERRAIN_NAME, CellInfo, RotatedTile, TileType, key_demand
+from engine.tiles import CITY, DX, DY, FIELD, TERRAIN_NAME, CellInfo, RotatedTile, TileType, count_marks, key_demand
 from engine.words import DIRECTION_WORDS, direction
 
 NEIGHBOURS8 = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1))
 AREA_KINDS = ("cloister", "castle")
 CLOSABLE_KINDS = ("road", "city")
+NO_MARKS: Mapping[str, int] = MappingProxyType({})
 Cell = tuple[int, int]
 Follower = tuple  # (player index, node the figure stands on[, its kind unless a plain follower])
 #: A board cell: (which placement covers it, that placement's first node, the cell's CellInfo);
@@ -74,6 +76,26 @@ def _demanded(key: int) -> int:
     return any_bit * 7
 
 
+def _add_marks(marks: dict[int, dict[str, int]], root: int, counted: dict[str, int]) -> None:
+    """``counted`` added to the marks of the feature ``root``, in a new dict: the dicts are shared
+    with the tiles and with clones, never changed."""
+    have = marks.get(root)
+    if have is None:
+        marks[root] = counted
+        return
+    joined = dict(have)
+    for mark, n in counted.items():
+        joined[mark] = joined.get(mark, 0) + n
+    marks[root] = joined
+
+
+def _join_marks(marks: dict[int, dict[str, int]], ra: int, rb: int) -> None:
+    """The feature ``rb`` joined ``ra``: its marks are counted on ``ra``."""
+    b = marks.pop(rb, None)
+    if b is not None:
+        _add_marks(marks, ra, b)
+
+
 def _join_city_nodes(field_cities: dict[int, tuple[int, ...]], field_done: dict[int, int], ra: int, rb: int) -> None:
     """The feature ``rb`` joined ``ra``: their cached city nodes join, their completed cities are
     counted again when asked (see ``Board.field_cities`` and ``Board.field_done``)."""
@@ -120,6 +142,10 @@ class Board:
         # And: road or city root -> how many cells it spans (``feature_size``), dropped when another
         # feature joins it or a ferry rebuilds its road.
         self.feature_sizes: dict[int, int] = {}
+        # Root -> the segment marks of its feature, counted (``feature_marks``), for the features that
+        # have any; kept on every join, like the pennants (an inn's or a good's scoring asks them of
+        # every feature valued, in every position the computers judge).
+        self.marks: dict[int, dict[str, int]] = {}
 
     def clone(self) -> Board:
         """An independent copy (placements and tile data are shared: never mutated)."""
@@ -139,6 +165,7 @@ class Board:
         other.field_cities = dict(self.field_cities)  # (the tuples are never mutated)
         other.field_done = dict(self.field_done)
         other.feature_sizes = dict(self.feature_sizes)
+        other.marks = dict(self.marks)  # (the counts are never changed: a join makes a new one)
         return other
 
     # ------------------------------------------------------------------ features
@@ -172,6 +199,8 @@ class Board:
         nxt[ra], nxt[rb] = nxt[rb], nxt[ra]
         self.open[ra] += self.open[rb] - consumed
         self.pennants[ra] += self.pennants[rb]
+        if self.marks:
+            _join_marks(self.marks, ra, rb)
         fb = self.followers[rb]
         if fb:
             self.followers[ra] = (self.followers[ra] or []) + fb
@@ -254,17 +283,23 @@ class Board:
         cells = self.cells
         return sum(1 for c in self._around(node) if c in cells)
 
-    def feature_marks(self, node: int) -> dict[str, int]:
+    def feature_marks(self, node: int) -> Mapping[str, int]:
         """The segment marks of the feature containing ``node`` (TILES.md: ``road{S} inn``), each with
-        how many of its segments carry it: counted when asked (an expansion's scoring asks), like the
-        pennants of the joined feature."""
-        out: dict[str, int] = {}
-        placements, node_place = self.placements, self.node_place
-        for n in self.members(node):
-            p = placements[node_place[n]]
-            for mark in p.tile.segments[n - p.first_node].marks:
-                out[mark] = out.get(mark, 0) + 1
-        return out
+        how many of its segments carry it (kept in ``marks``; not to be changed)."""
+        if not self.marks:
+            return NO_MARKS
+        return self.marks.get(node if self.parent[node] == node else self.find(node), NO_MARKS)
+
+    def recount_marks(self) -> None:
+        """``marks`` counted again from the placed tiles (a board rebuilt from a snapshot)."""
+        self.marks = {}
+        parent = self.parent
+        for p in self.placements:
+            for si, counted in p.tile.seg_marks:
+                root = p.first_node + si
+                while parent[root] != root:  # (without find's path compression: the snapshot's columns stay as saved)
+                    root = parent[root]
+                _add_marks(self.marks, root, counted)
 
     def cities_of_field(self, node: int) -> set[int]:
         """Roots of the cities a field touches."""
@@ -496,6 +531,9 @@ class Board:
                     empty.discard(c)
         nxt, pennants, followers, merge = self.nxt, self.pennants, self.followers, self._merge
         field_cities, field_done, feature_sizes = self.field_cities, self.field_done, self.feature_sizes
+        marks = self.marks
+        for si, counted in tile.seg_marks:
+            marks[first + si] = counted
         if field_cities:  # (in use: see __init__)
             for si, cities in tile.field_cities:
                 field_cities[first + si] = tuple([first + c for c in cities]) if cities else ()
@@ -532,6 +570,8 @@ class Board:
                         nxt[ra], nxt[rb] = nxt[rb], nxt[ra]
                         open_[ra] += open_[rb] - 2
                         pennants[ra] += pennants[rb]
+                        if marks:
+                            _join_marks(marks, ra, rb)
                         fb = followers[rb]
                         if fb:
                             followers[ra] = (followers[ra] or []) + fb
@@ -558,6 +598,8 @@ class Board:
                         nxt[ra], nxt[rb] = nxt[rb], nxt[ra]
                         open_[ra] += open_[rb]
                         pennants[ra] += pennants[rb]
+                        if marks:
+                            _join_marks(marks, ra, rb)
                         fb = followers[rb]
                         if fb:
                             followers[ra] = (followers[ra] or []) + fb
@@ -625,12 +667,15 @@ class Board:
                 standing.setdefault(figure[1], []).append(figure)
         for n in old:
             self.feature_sizes.pop(n, None)
+            self.marks.pop(n, None)
             seg = self.segment_of(n)
             self.parent[n] = n
             self.nxt[n] = n
             self.open[n] = len(seg.edges)
             self.pennants[n] = seg.pennants
             self.followers[n] = standing.get(n)
+            if seg.marks:
+                self.marks[n] = count_marks(seg.marks)
         done: set[tuple[int, int]] = set()
         for n in sorted(old):
             for m in self.road_neighbours(n):

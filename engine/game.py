@@ -29,9 +29,13 @@ from engine.figures import FOLLOWER, Figure, FigureKind, kind_of
 from engine.language import _
 from engine.moves import BadSetup, BoardFigure, Event, HeldItem, IllegalMove, Move, Option, Question
 from engine.steps import ASKS, DONE, FigureOption, Step
-from engine.tiles import TileType
+from engine.tiles import FEATURE_KINDS, TileType
 from engine.turn import FOLLOWER_KINDS, HANDS, MAX_STEPS_PER_RUN, PlaceFigure, build_chain, runner_table
 from engine.words import cell, feature_phrase
+
+#: feature kind -> the keys of ``Game._hooks`` that hold the value and bonus hooks for that kind
+KIND_HOOK_KEYS = {kind: (f"value.{kind}", f"bonus.{kind}") for kind in FEATURE_KINDS}
+ANY_KIND_HOOK_KEYS = ("value", "bonus")  # (a kind the notation does not know: every hook)
 
 FOLLOWERS = FOLLOWER.per_player
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -93,6 +97,9 @@ class Game:
             if key not in accepted:
                 raise BadSetup(f"the option {key!r} needs a set that uses it (none of {', '.join(self.sets)} does)")
         self._hooks = {h: overridden(self.expansions, h) if self.expansions else [] for h in HOOKS}
+        for kind, keys in KIND_HOOK_KEYS.items():
+            for hook, key in zip(("value", "bonus"), keys, strict=True):
+                self._hooks[key] = [h for h in self._hooks[hook] if kind in (h.__self__.scored_kinds or (kind,))]
         # Every kind of figure by name (the plain follower and the expansions', figures.py), the kinds other
         # than the follower, whether a feature's value depends on who asks, and the figure step's options
         # besides a figure on the new tile: one attribute (tests/test_same_games.py says why a game keeps few).
@@ -631,14 +638,18 @@ class Game:
     def feature_values(self, roots: list[int], final: bool, player: int | None = None) -> list[int]:
         """``feature_value`` of each of ``roots`` (the computer players value every feature with a
         figure in every position they judge: the hooks are looked up once)."""
-        feature_points, value_hooks, bonus_hooks = self.feature_points, self._hooks["value"], self._hooks["bonus"]
+        feature_points, hooks, kinds = self.feature_points, self._hooks, self.board.kind
+        if not hooks["value"] and not hooks["bonus"]:
+            return [feature_points(root, final) for root in roots]
         out = []
         for root in roots:
             points = feature_points(root, final)
-            for hook in value_hooks:
+            # (only the hooks of the expansions that change this kind's value: Expansion.scored_kinds)
+            value_key, bonus_key = KIND_HOOK_KEYS.get(kinds[root], ANY_KIND_HOOK_KEYS)
+            for hook in hooks[value_key]:
                 points = hook(self, root, final, points, player)
-            if points and bonus_hooks:
-                for hook in bonus_hooks:
+            if points:
+                for hook in hooks[bonus_key]:
                     points += hook(self, root, final)
             out.append(points)
         return out

@@ -155,6 +155,7 @@ def _restore(game: Game, state: Any, moves: list[Move]) -> None:
     board.open, board.pennants, board.followers = open_, pennants, followers
     board.watched, board.ferry_link = watched, ferry_link
     board.field_cities, board.field_done, board.feature_sizes = {}, {}, {}
+    board.recount_marks()
 
     game.board = board
     game.scores, game.supply = scores, supply

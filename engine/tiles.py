@@ -34,6 +34,9 @@ TERRAIN_NAME = {NONE: N_("nothing"), FIELD: N_("a field"), ROAD: N_("a road"), C
 DECORATIONS = ("farmhouse", "stable", "garden", "highwayman", "travellers")
 
 
+#: the kinds of feature the notation knows (a segment's kind)
+FEATURE_KINDS = ("road", "city", "field", "cloister", "castle")
+
 def opposite_half(h: int) -> int:
     """The half-edge of the neighbouring cell that touches half-edge ``h``."""
     return ((h ^ 1) + 4) % 8
@@ -163,6 +166,8 @@ class TileType:
         self.seg_pennants: list[int] = []
         self.closable: tuple[int, ...] = ()  # roads and cities: can be completed
         self.field_cities: tuple[tuple[int, tuple[int, ...]], ...] = ()  # (field segment, the city segments it touches)
+        # (segment, its marks counted) of each segment with marks (Board.marks starts from these)
+        self.seg_marks: tuple[tuple[int, dict[str, int]], ...] = ()
         self.multi_cell = len(cells) > 1
         self.n_segments = len(segments)
 
@@ -222,6 +227,14 @@ def _parse_port(token: str) -> tuple[int, str]:
     if not m:
         raise ValueError(f"bad port {token!r}")
     return int(m.group(1) or 0), m.group(2)
+
+
+def count_marks(marks: tuple[str, ...]) -> dict[str, int]:
+    """Each mark with how many times it is in ``marks``."""
+    out: dict[str, int] = {}
+    for mark in marks:
+        out[mark] = out.get(mark, 0) + 1
+    return out
 
 
 def _segment_marks(tile_id: str, words: list[str]) -> tuple[str, ...]:
@@ -337,6 +350,7 @@ def parse_tile(
     tile.seg_pennants = [seg.pennants for seg in segments]
     tile.closable = tuple(i for i, seg in enumerate(segments) if seg.kind in ("road", "city"))
     tile.field_cities = tuple((i, seg.cities) for i, seg in enumerate(segments) if seg.kind == "field")
+    tile.seg_marks = tuple((i, count_marks(seg.marks)) for i, seg in enumerate(segments) if seg.marks)
     _precompute_rotations(tile)
     return tile
 

@@ -252,6 +252,27 @@ def test_the_search_settings_are_read_by_name_and_change_the_search():
     assert shallow[0].last_value != deep.last_value
 
 
+def test_the_horizon_shortens_when_the_budget_buys_too_few_playouts():
+    """``deep_playouts``: the first play-out's cost says how many the budget buys; below the
+    threshold every play-out stops one turn after the decision's own. Thresholds no machine can
+    miss: a billion play-outs are never affordable, and 0 turns the rule off; a fixed number of
+    play-outs keeps the horizon (the choice stays a pure function of the seed)."""
+    from engine.ai.search import Search, Settings
+
+    game = Game(["Ann", "Bob"], ["base"], seed=9)
+    for _ in range(8):
+        game.apply(GreedyPlayer(1).choose(game))
+    short = Search(4, 0.5, None, Settings(deep_playouts=10**9))  # (time to list the options, whatever the load)
+    short.think(game)
+    assert short.last_depth == 1
+    off = Search(4, 0.05, None, Settings(deep_playouts=0))
+    off.think(game)
+    assert off.last_depth == 2
+    fixed = Search(4, None, 6, Settings(deep_playouts=10**9))
+    fixed.think(game)
+    assert fixed.last_depth == 2 and fixed.last_playouts == 6
+
+
 def test_the_sprt_ratio_leans_towards_the_hypothesis_the_scores_fit():
     from benchmarks.sprt import elo_of, expected_score, llr
 

@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from engine import Game
+from engine.ai import RandomPlayer
 from engine.board import Board
 from engine.catalog import TILE_TYPES
+from engine.snapshot import dump, restore
 from engine.tiles import parse_tile
+from tests.families import FAMILIES
+from tests.test_snapshot import setup_of
 
 
 def test_a_mark_stays_on_its_own_segment_of_a_junction() -> None:
@@ -39,7 +44,7 @@ def test_an_inner_field_touches_no_edge_but_its_cities() -> None:
 
 
 def test_marks_are_counted_on_the_joined_feature() -> None:
-    """Two inn straights joined by a plain straight: one road, two inns (counted when asked)."""
+    """Two inn straights joined by a plain straight: one road, two inns (counted on the join)."""
     board = Board()
     inn = parse_tile("toy.inn", 1, "FRFR", "road{W,E} inn; field{WNW,NNW,NNE,ENE}; field{ESE,SSE,SSW,WSW}")
     board.place(inn, 0, 0, 0)
@@ -57,3 +62,32 @@ def test_the_river_ii_inn_and_pigsty_are_segment_marks() -> None:
     pigsty = TILE_TYPES["river2.pigsty_curve"]
     assert [s.marks for s in pigsty.segments if s.kind == "field"] == [("pigsty",), ()]
     assert pigsty.loose_decorations == ("stable",)  # the Tollkeepers still see a stable beside no road
+
+
+def walked_marks(board: Board, root: int) -> dict[str, int]:
+    """The marks of a feature counted segment by segment, walking its members."""
+    out: dict[str, int] = {}
+    for n in board.members(root):
+        for mark in board.segment_of(n).marks:
+            out[mark] = out.get(mark, 0) + 1
+    return out
+
+
+@pytest.mark.parametrize("sets", FAMILIES, ids=lambda s: "+".join(s))
+def test_the_marks_kept_on_joins_are_those_of_the_segments(sets: list[str]) -> None:
+    """Through whole random games (ferries moved, features joined, clones, a snapshot restored), every
+    feature's kept marks are what its segments carry."""
+    for seed in range(3):
+        game = Game(["A", "B"], sets, seed=seed)
+        player = RandomPlayer(seed)
+        checked = 0
+        while not game.finished:
+            game.apply(player.choose(game))
+            if len(game.moves) % 7 == 0:
+                game = restore(setup_of(game), dump(game), [dict(m) for m in game.moves]).clone()
+            board = game.board
+            for root in range(len(board.parent)):
+                if board.parent[root] == root:
+                    assert dict(board.feature_marks(root)) == walked_marks(board, root)
+                    checked += bool(board.feature_marks(root))
+        assert checked or not any(p.tile.seg_marks for p in board.placements)

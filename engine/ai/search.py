@@ -46,6 +46,11 @@ class Settings:
     """The search's knobs (``benchmarks/sprt.py`` plays one set of them against another)."""
 
     depth: int = 2  # turns played out after the decision's own turn before the position is judged
+    # The play-outs a decision must afford at ``depth`` for the search to play out that deep; when the
+    # first play-out says the budget buys fewer, every play-out stops one turn after the decision's
+    # own (twice as many, each less noisy). 0: always ``depth``. Only under a time budget: a fixed
+    # ``playouts`` keeps the choice a pure function of the position and the seed.
+    deep_playouts: int = 0
     draw_samples: int = 4  # sampled bags behind a draw's prior
     policy_width: int = 2  # placements whose figure choices the play-out policy weighs (best by the tile alone)
     policy_sample: int = 10  # moves the play-out policy tries at most (drawn at random), past the decision's own turn
@@ -224,6 +229,7 @@ class Search:
         self.last_playouts = 0  # how many the last decision ran (benchmarks report playouts/s)
         self.last_value = 0.0  # what the chosen sequence was judged worth (see hint)
         self.last_options = 0  # how many sequences the last decision listed
+        self.last_depth = settings.depth  # the turns the last decision's play-outs went past its own
 
     def choose(self, game: Game) -> Move:
         key = (game.turn, game.actor, len(game.moves))
@@ -268,6 +274,7 @@ class Search:
         worlds: list[int] = []  # the seed of each sequence's k-th play-out
         done = 0
         horizon = turn + 1 + settings.depth
+        probe: float | None = None  # the first play-out's cost, which decides the horizon
         while True:
             if self.playouts is not None:
                 if done >= self.playouts:
@@ -287,6 +294,7 @@ class Search:
             while len(worlds) <= visits[index]:
                 worlds.append(self.rng.getrandbits(64))
             coin = random.Random(worlds[visits[index]])
+            started = time.perf_counter()
             world = bag.deal(game, coin)
             try:
                 for move in ranked[index][1]:
@@ -294,12 +302,18 @@ class Search:
                 value = self._playout(world, me, horizon, coin)
             except IllegalMove:  # a sequence that a sampled bag makes impossible: worth its mean here
                 value = means[index]
+            if probe is None and settings.deep_playouts and self.playouts is None and settings.depth > 1:
+                probe = time.perf_counter() - started
+                if (deadline - time.perf_counter()) / max(probe, 1e-6) < settings.deep_playouts:
+                    horizon = turn + 2  # the budget is too short for the depth: this play-out is not counted
+                    continue
             visits[index] += 1
             totals[index] += value
             squares += value * value
             done += 1
         self.last_playouts = done
         self.last_options = options.listed
+        self.last_depth = horizon - turn - 1
         if not visits:
             self.last_value = ranked[0][0]
             return ranked[0][1]

@@ -101,6 +101,10 @@ class Expansion:
     segment_marks: tuple[str, ...] = ()
     #: True if its ``value`` depends on which player asks (a pig helps only its owner)
     value_per_player = False
+    #: the feature kinds whose value its ``value`` and ``bonus`` may change ("road", "city"...; empty: any
+    #: kind): valuing a feature of another kind skips them (the computers value every feature with a
+    #: figure in every position they judge)
+    scored_kinds: tuple[str, ...] = ()
 
     @classmethod
     def conflict(cls, sets: list[str]) -> str | None:

@@ -183,6 +183,7 @@ class Castles(Expansion):
     titles = {"castles": N_("Castles in Germany")}
     options = ("castles",)
     state_types = (CastlesState,)
+    scored_kinds = ("road", "city")  # (its bonus: a castle on a road or a city)
     move_shapes = {"draw": DrawMove, "castle": CastleMove}
     lobby_options = (
         LobbyOption(

@@ -40,6 +40,7 @@ class Inns(Expansion):
     titles = {"inns": N_("Inns & Cathedrals")}
     figure_kinds = (BIG_FOLLOWER,)
     segment_marks = (INN, CATHEDRAL)
+    scored_kinds = ("road", "city")  # (an inn on a road, a cathedral in a city)
 
     @staticmethod
     def name_tile(tile: TileType, name: str) -> str:

@@ -119,6 +119,7 @@ class Traders(Expansion):
     figure_kinds = (BUILDER, PIG)
     segment_marks = (*GOODS, PIGSTY)
     value_per_player = True
+    scored_kinds = ("field",)  # (the pig and the pigsty)
     state_types = (TradersState,)
     event_types = ("goods", "extra_turn")
     event_shapes = {"goods": GoodsEvent, "extra_turn": ExtraTurnEvent}
