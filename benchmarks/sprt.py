@@ -9,7 +9,8 @@ cancel out within it), each player's generator seeded apart from the game's seed
 the generalized SPRT's log-likelihood ratio of "the change is worth ``--elo1``" against "it is worth
 ``--elo0``" is updated (normal approximation on the pairs' mean scores, as Fishtest does); the run
 stops when it leaves ``[log(beta / (1 - alpha)), log((1 - beta) / alpha)]`` (not before ``--min-pairs``),
-or after ``--max-pairs`` or ``--minutes``.
+or after ``--max-pairs`` or ``--minutes``, or when it is stopped (Ctrl-C or a plain ``kill``: it sums
+up the pairs played). ``--first-pair N`` starts at another seed, for a fresh test of the same change.
 Reported: pairs played, the score with its 95% interval, the Elo difference it means, the mean
 margin a game with its 95% interval, the LLR and the verdict (H1: accept the change; H0: reject it; none yet).
 Minutes to hours, not for CI.
@@ -20,6 +21,7 @@ from __future__ import annotations
 import argparse
 import math
 import multiprocessing
+import signal
 import statistics
 import sys
 import time
@@ -86,6 +88,10 @@ def play_pair(job: Job) -> tuple[float, float]:
     return score / 2, margin / 2
 
 
+def _stop(_signum: int, _frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--settings", required=True, help='the tested search settings, e.g. "depth=1,policy_sample=6"')
@@ -119,25 +125,32 @@ def main() -> None:
     margins: list[float] = []
     verdict, ratio = "none yet", 0.0
     start = time.perf_counter()
+    signal.signal(signal.SIGTERM, _stop)
     with multiprocessing.get_context("spawn").Pool(args.processes) as pool:
-        for score, margin in pool.imap_unordered(play_pair, jobs):
-            pairs.append(score)
-            margins.append(margin)
-            ratio = llr(pairs, args.elo0, args.elo1)
-            print(
-                f"{len(pairs)} pairs: score {statistics.fmean(pairs):.3f}, margin {statistics.fmean(margins):+.1f}, "
-                f"LLR {ratio:+.2f} [{lower:.2f}, {upper:.2f}]",
-                file=sys.stderr,
-                flush=True,
-            )
-            if len(pairs) >= args.min_pairs and (ratio >= upper or ratio <= lower):
-                verdict = "H1: accept the change" if ratio >= upper else "H0: reject the change"
-                pool.terminate()
-                break
-            if args.minutes is not None and time.perf_counter() - start > 60 * args.minutes:
-                verdict = f"none after {args.minutes:g} minutes"
-                pool.terminate()
-                break
+        try:
+            for score, margin in pool.imap_unordered(play_pair, jobs):
+                pairs.append(score)
+                margins.append(margin)
+                ratio = llr(pairs, args.elo0, args.elo1)
+                # (the pair's own result too: a log is enough to sum up a run stopped from outside)
+                print(
+                    f"{len(pairs)} pairs: score {statistics.fmean(pairs):.3f}, "
+                    f"margin {statistics.fmean(margins):+.1f}, "
+                    f"LLR {ratio:+.2f} [{lower:.2f}, {upper:.2f}] (this pair: {score:.2f}, {margin:+.1f})",
+                    file=sys.stderr,
+                    flush=True,
+                )
+                if len(pairs) >= args.min_pairs and (ratio >= upper or ratio <= lower):
+                    verdict = "H1: accept the change" if ratio >= upper else "H0: reject the change"
+                    break
+                if args.minutes is not None and time.perf_counter() - start > 60 * args.minutes:
+                    verdict = f"none after {args.minutes:g} minutes"
+                    break
+        except KeyboardInterrupt:  # (Ctrl-C or a plain kill: stopped by hand, summed up all the same)
+            verdict = "none: stopped"
+        pool.terminate()
+    if not pairs:
+        return
     n = len(pairs)
     mean = statistics.fmean(pairs)
     half = 1.96 * statistics.pstdev(pairs) / math.sqrt(n) if n > 1 else 0.5
