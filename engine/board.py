@@ -127,6 +127,9 @@ class Board:
         self.open: list[int] = []
         self.pennants: list[int] = []
         self.followers: list[list[Follower] | None] = []
+        # The roots that have figures (``figure_roots``): kept wherever ``followers`` changes, so that
+        # asking for them costs the figures, not the board (every position the computers judge asks).
+        self.occupied: set[int] = set()
         # Occupied cloisters/castles -> their surrounding cells still empty.
         self.watched: dict[int, set[Cell]] = {}
         # Lake tiles: stub node -> the stub a ferry joins it to.
@@ -160,6 +163,7 @@ class Board:
         other.open = list(self.open)
         other.pennants = list(self.pennants)
         other.followers = list(self.followers)  # the inner lists are replaced, never mutated
+        other.occupied = set(self.occupied)
         other.watched = {n: set(empty) for n, empty in self.watched.items()}
         other.ferry_link = dict(self.ferry_link)
         other.field_cities = dict(self.field_cities)  # (the tuples are never mutated)
@@ -205,6 +209,8 @@ class Board:
         if fb:
             self.followers[ra] = (self.followers[ra] or []) + fb
             self.followers[rb] = None
+            self.occupied.discard(rb)
+            self.occupied.add(ra)
         return ra
 
     def members(self, node: int) -> Iterator[int]:
@@ -362,6 +368,7 @@ class Board:
         root = self.find(node)
         figure = (player, node) if kind == "follower" else (player, node, kind)
         self.followers[root] = (self.followers[root] or []) + [figure]
+        self.occupied.add(root)
         if self.kind[node] in AREA_KINDS and node not in self.watched:
             self.watched[node] = {c for c in self.surroundings(node) if c not in self.cells}
 
@@ -375,14 +382,24 @@ class Board:
         rest.remove(figure)
         self.followers[root] = rest or None
         if not rest:
+            self.occupied.discard(root)
             self.watched.pop(root, None)
 
     def clear_followers(self, root: int) -> list[Follower]:
         """Take every follower off a feature; returns them."""
         gone = self.followers[root] or []
         self.followers[root] = None
+        self.occupied.discard(root)
         self.watched.pop(root, None)
         return gone
+
+    def figure_roots(self) -> list[int]:
+        """The roots of the features that have figures, in node order."""
+        return sorted(self.occupied)
+
+    def recount_occupied(self) -> None:
+        """``occupied`` found again from the ``followers`` column (a board rebuilt from a snapshot)."""
+        self.occupied = {n for n, standing in enumerate(self.followers) if standing}
 
     def completed_areas(self) -> list[int]:
         """Occupied cloisters/castles whose surroundings are now all placed."""
@@ -531,7 +548,7 @@ class Board:
                     empty.discard(c)
         nxt, pennants, followers, merge = self.nxt, self.pennants, self.followers, self._merge
         field_cities, field_done, feature_sizes = self.field_cities, self.field_done, self.feature_sizes
-        marks = self.marks
+        marks, occupied = self.marks, self.occupied
         for si, counted in tile.seg_marks:
             marks[first + si] = counted
         if field_cities:  # (in use: see __init__)
@@ -576,6 +593,8 @@ class Board:
                         if fb:
                             followers[ra] = (followers[ra] or []) + fb
                             followers[rb] = None
+                            occupied.discard(rb)
+                            occupied.add(ra)
                     if field_done and t == CITY and not open_[ra]:
                         field_done.clear()  # a city completed: fields touching it score more
                 if t != CITY:
@@ -604,6 +623,8 @@ class Board:
                         if fb:
                             followers[ra] = (followers[ra] or []) + fb
                             followers[rb] = None
+                            occupied.discard(rb)
+                            occupied.add(ra)
                     # Both halves of an edge usually belong to one field on each side.
                     n1 = nh[o1]
                     if h1 != h0 or n1 != n0:
@@ -674,6 +695,10 @@ class Board:
             self.open[n] = len(seg.edges)
             self.pennants[n] = seg.pennants
             self.followers[n] = standing.get(n)
+            if n in standing:
+                self.occupied.add(n)
+            else:
+                self.occupied.discard(n)
             if seg.marks:
                 self.marks[n] = count_marks(seg.marks)
         done: set[tuple[int, int]] = set()

@@ -372,10 +372,8 @@ class Game:
         each expansion's figures (``Expansion.board_figures``)."""
         board = self.board
         out: list[BoardFigure] = []
-        for root, standing in enumerate(board.followers):
-            if not standing or board.parent[root] != root:
-                continue
-            for figure in standing:
+        for root in board.figure_roots():
+            for figure in board.followers[root] or ():
                 player, node = figure[0], figure[1]
                 drawing = "follower" if len(figure) == 2 else (self._figure_rules[0][figure[2]].drawing or figure[2])
                 out.append(BoardFigure(drawing, tuple(board.placement_of(node).cells), player, (node,)))
@@ -703,7 +701,7 @@ class Game:
 
     def _end_game(self, events: list[Event]) -> None:
         board = self.board
-        roots = [n for n, f in enumerate(board.followers) if f and board.parent[n] == n]
+        roots = board.figure_roots()
         roots.sort(key=lambda r: (_FINAL_ORDER.get(board.kind[r], 4), r))
         for root in roots:
             if self._figure_rules[1] and not self.majority(root):

@@ -156,6 +156,7 @@ def _restore(game: Game, state: Any, moves: list[Move]) -> None:
     board.watched, board.ferry_link = watched, ferry_link
     board.field_cities, board.field_done, board.feature_sizes = {}, {}, {}
     board.recount_marks()
+    board.recount_occupied()
 
     game.board = board
     game.scores, game.supply = scores, supply

@@ -1,4 +1,5 @@
-"""The tile notation's segment marks and inner fields (TILES.md "Segment marks", "Inner field")."""
+"""The tile notation's segment marks and inner fields (TILES.md "Segment marks", "Inner field"), and what
+the board keeps of them and of the figures as features join."""
 
 from __future__ import annotations
 
@@ -91,3 +92,23 @@ def test_the_marks_kept_on_joins_are_those_of_the_segments(sets: list[str]) -> N
                     assert dict(board.feature_marks(root)) == walked_marks(board, root)
                     checked += bool(board.feature_marks(root))
         assert checked or not any(p.tile.seg_marks for p in board.placements)
+
+
+@pytest.mark.parametrize("sets", FAMILIES, ids=lambda s: "+".join(s))
+def test_the_roots_with_figures_are_kept_as_figures_come_and_go(sets: list[str]) -> None:
+    """``Board.figure_roots`` (kept as figures are placed, join, score, are taken by the plague or
+    moved by a ferry's new road, and through clones and snapshots) names exactly the roots whose
+    ``followers`` hold figures."""
+    for seed in range(3):
+        game = Game(["A", "B"], sets, seed=seed)
+        player = RandomPlayer(seed)
+        seen = 0
+        while not game.finished:
+            game.apply(player.choose(game))
+            if len(game.moves) % 5 == 0:
+                game = restore(setup_of(game), dump(game), [dict(m) for m in game.moves]).clone()
+            board = game.board
+            assert board.figure_roots() == [n for n, standing in enumerate(board.followers) if standing]
+            assert all(board.parent[n] == n for n in board.figure_roots())
+            seen += len(board.figure_roots())
+        assert seen

@@ -12,7 +12,6 @@ or a follower on a crown space is seen like a follower."""
 
 from __future__ import annotations
 
-from itertools import compress
 from typing import Any
 
 from engine.game import Game
@@ -57,9 +56,8 @@ def holdings(game: Game) -> list[float]:
     points and prospects, and the followers they still have in hand."""
     board = game.board
     out = [float(s) for s in game.scores]
-    parent, kinds, followers = board.parent, board.kind, board.followers
-    # (the nodes with figures, quickly: compress walks the column in C)
-    roots = [root for root in compress(range(len(followers)), followers) if parent[root] == root]
+    kinds, followers = board.kind, board.followers
+    roots = board.figure_roots()
     for root, value in zip(roots, game.feature_values(roots, True), strict=True):
         kind = kinds[root]
         share = CITY_SHARE if kind == "city" else FIELD_SHARE if kind == "field" else OTHER_SHARE

@@ -17,7 +17,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 from engine.expansions import Expansion, HeldItem
@@ -84,13 +83,11 @@ def _state(game: Game) -> TradersState:
 
 def builders(game: Game) -> list[tuple[int, tuple]]:
     """(root, builder) of every builder on the board."""
-    followers, parent = game.board.followers, game.board.parent
-    # (the nodes with figures, quickly: compress walks the column in C; the computers ask this of
-    # every position they judge)
+    followers = game.board.followers
+    # (the roots with figures, kept by the board: the computers ask this of every position they judge)
     return [
         (root, f)
-        for root in compress(range(len(followers)), followers)
-        if parent[root] == root
+        for root in game.board.figure_roots()
         for f in followers[root] or ()
         if len(f) > 2 and f[2] == "builder"
     ]

@@ -81,9 +81,8 @@ def land_followers(game: Game, player: int) -> list[int]:
     """Nodes where the player has a follower on a land tile (not on a crown space)."""
     board = game.board
     out = []
-    for root, standing in enumerate(board.followers):
-        if standing and board.parent[root] == root:
-            out += [f[1] for f in standing if f[0] == player and game.is_follower(f)]
+    for root in board.figure_roots():
+        out += [f[1] for f in board.followers[root] or () if f[0] == player and game.is_follower(f)]
     return sorted(out)
 
 
@@ -366,9 +365,8 @@ class Wheel(Expansion):
         elif sector == "storm":
             gained = [game.followers_in_hand(p) for p in range(len(game.players))]
         else:
-            for root, figures in enumerate(board.followers):
-                if not figures or board.parent[root] != root:
-                    continue
+            for root in board.figure_roots():
+                figures = board.followers[root] or []
                 # Only followers count (a big follower once); a builder or a pig is none.
                 standing = [f for f in figures if game.is_follower(f)]
                 kind = board.kind[root]
