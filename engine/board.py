@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 
+from engine.joins import add_marks, join_city_nodes, join_marks
 from engine.language import _
 from engine.tiles import CITY, DX, DY, FIELD, TERRAIN_NAME, CellInfo, RotatedTile, TileType, count_marks, key_demand
 from engine.words import DIRECTION_WORDS, direction
@@ -74,40 +75,6 @@ def _demanded(key: int) -> int:
     field that is not 0): a tile's packed edges ``t`` meet the demands when ``t & _demanded(key) == key``."""
     any_bit = (key | key >> 1 | key >> 2) & 0o1111  # each field's lowest bit: set when the field is not 0
     return any_bit * 7
-
-
-def _add_marks(marks: dict[int, dict[str, int]], root: int, counted: dict[str, int]) -> None:
-    """``counted`` added to the marks of the feature ``root``, in a new dict: the dicts are shared
-    with the tiles and with clones, never changed."""
-    have = marks.get(root)
-    if have is None:
-        marks[root] = counted
-        return
-    joined = dict(have)
-    for mark, n in counted.items():
-        joined[mark] = joined.get(mark, 0) + n
-    marks[root] = joined
-
-
-def _join_marks(marks: dict[int, dict[str, int]], ra: int, rb: int) -> None:
-    """The feature ``rb`` joined ``ra``: its marks are counted on ``ra``."""
-    b = marks.pop(rb, None)
-    if b is not None:
-        _add_marks(marks, ra, b)
-
-
-def _join_city_nodes(field_cities: dict[int, tuple[int, ...]], field_done: dict[int, int], ra: int, rb: int) -> None:
-    """The feature ``rb`` joined ``ra``: their cached city nodes join, their completed cities are
-    counted again when asked (see ``Board.field_cities`` and ``Board.field_done``)."""
-    if field_done:
-        field_done.pop(ra, None)
-        field_done.pop(rb, None)
-    b = field_cities.pop(rb, None)  # (no longer a root: never asked again)
-    a = field_cities.get(ra)
-    if a is not None and b is not None:
-        field_cities[ra] = a + b if b else a
-    else:
-        field_cities.pop(ra, None)
 
 
 class Board:
@@ -198,13 +165,13 @@ class Board:
             self.feature_sizes.pop(rb, None)
         field_cities = self.field_cities
         if field_cities or self.field_done:
-            _join_city_nodes(field_cities, self.field_done, ra, rb)
+            join_city_nodes(field_cities, self.field_done, ra, rb)
         nxt = self.nxt
         nxt[ra], nxt[rb] = nxt[rb], nxt[ra]
         self.open[ra] += self.open[rb] - consumed
         self.pennants[ra] += self.pennants[rb]
         if self.marks:
-            _join_marks(self.marks, ra, rb)
+            join_marks(self.marks, ra, rb)
         fb = self.followers[rb]
         if fb:
             self.followers[ra] = (self.followers[ra] or []) + fb
@@ -305,7 +272,7 @@ class Board:
                 root = p.first_node + si
                 while parent[root] != root:  # (without find's path compression: the snapshot's columns stay as saved)
                     root = parent[root]
-                _add_marks(self.marks, root, counted)
+                add_marks(self.marks, root, counted)
 
     def cities_of_field(self, node: int) -> set[int]:
         """Roots of the cities a field touches."""
@@ -588,7 +555,7 @@ class Board:
                         open_[ra] += open_[rb] - 2
                         pennants[ra] += pennants[rb]
                         if marks:
-                            _join_marks(marks, ra, rb)
+                            join_marks(marks, ra, rb)
                         fb = followers[rb]
                         if fb:
                             followers[ra] = (followers[ra] or []) + fb
@@ -613,12 +580,12 @@ class Board:
                             ra, rb = rb, ra
                         parent[rb] = ra
                         if field_cities or field_done:
-                            _join_city_nodes(field_cities, field_done, ra, rb)
+                            join_city_nodes(field_cities, field_done, ra, rb)
                         nxt[ra], nxt[rb] = nxt[rb], nxt[ra]
                         open_[ra] += open_[rb]
                         pennants[ra] += pennants[rb]
                         if marks:
-                            _join_marks(marks, ra, rb)
+                            join_marks(marks, ra, rb)
                         fb = followers[rb]
                         if fb:
                             followers[ra] = (followers[ra] or []) + fb
