@@ -38,7 +38,8 @@ EXTRA_ROWS = [("normal", "easy"), ("greedy", "random"), ("easy", "random"), ("ea
 Job = tuple[str, str, str, int, int, bool, float | None, int | None]
 
 
-def _player(name: str, seed: int, seconds: float | None, playouts: int | None) -> Any:
+def reference_or_level(name: str, seed: int, seconds: float | None, playouts: int | None) -> Any:
+    """A reference player (``greedy``, ``random``) or a level, by name."""
     if name == "greedy":
         return GreedyPlayer(seed)
     if name == "random":
@@ -58,8 +59,8 @@ def play(job: Job) -> tuple[float, float, list[float], int]:
     names = ["A", "B"] if a_first else ["B", "A"]
     game = Game(names, FAMILIES[family], seed=seed)
     players = {
-        "A": _player(a, player_seed(label, pair, "A"), seconds, playouts),
-        "B": _player(b, player_seed(label, pair, "B"), seconds, playouts),
+        "A": reference_or_level(a, player_seed(label, pair, "A"), seconds, playouts),
+        "B": reference_or_level(b, player_seed(label, pair, "B"), seconds, playouts),
     }
     times: list[float] = []
     searched = 0

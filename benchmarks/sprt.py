@@ -27,9 +27,8 @@ import sys
 import time
 from typing import Any
 
-from benchmarks.ai import player_seed
+from benchmarks.ai import player_seed, reference_or_level
 from engine import Game
-from engine.ai import GreedyPlayer, make_player
 from engine.ai.search import Search, Settings
 from engine.expansions.families import NAMED_FAMILIES
 
@@ -59,12 +58,10 @@ def llr(pairs: list[float], elo0: float, elo1: float) -> float:
 
 
 def _player(spec: str, seed: int, seconds: float) -> Any:
-    """``hard:<settings>`` (search settings as ``Settings.parse`` reads them), ``greedy`` or a level."""
+    """``hard:<settings>`` (search settings as ``Settings.parse`` reads them), a reference player or a level."""
     if spec.startswith("hard:"):
         return Search(seed, seconds, None, Settings.parse(spec[5:]))
-    if spec == "greedy":
-        return GreedyPlayer(seed)
-    return make_player(spec, seed, seconds)
+    return reference_or_level(spec, seed, seconds, None)
 
 
 def play_pair(job: Job) -> tuple[float, float]:

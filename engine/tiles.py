@@ -37,6 +37,7 @@ DECORATIONS = ("farmhouse", "stable", "garden", "highwayman", "travellers")
 #: the kinds of feature the notation knows (a segment's kind)
 FEATURE_KINDS = ("road", "city", "field", "cloister", "castle")
 
+
 def opposite_half(h: int) -> int:
     """The half-edge of the neighbouring cell that touches half-edge ``h``."""
     return ((h ^ 1) + 4) % 8

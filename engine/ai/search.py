@@ -274,7 +274,8 @@ class Search:
         worlds: list[int] = []  # the seed of each sequence's k-th play-out
         done = 0
         horizon = turn + 1 + settings.depth
-        probe: float | None = None  # the first play-out's cost, which decides the horizon
+        # (the first play-out's cost decides the horizon, under a time budget: see ``deep_playouts``)
+        probing = bool(settings.deep_playouts) and self.playouts is None and settings.depth > 1
         while True:
             if self.playouts is not None:
                 if done >= self.playouts:
@@ -302,9 +303,10 @@ class Search:
                 value = self._playout(world, me, horizon, coin)
             except IllegalMove:  # a sequence that a sampled bag makes impossible: worth its mean here
                 value = means[index]
-            if probe is None and settings.deep_playouts and self.playouts is None and settings.depth > 1:
-                probe = time.perf_counter() - started
-                if (deadline - time.perf_counter()) / max(probe, 1e-6) < settings.deep_playouts:
+            if probing:
+                probing = False
+                cost = time.perf_counter() - started
+                if (deadline - time.perf_counter()) / max(cost, 1e-6) < settings.deep_playouts:
                     horizon = turn + 2  # the budget is too short for the depth: this play-out is not counted
                     continue
             visits[index] += 1
