@@ -11,6 +11,9 @@ the generalized SPRT's log-likelihood ratio of "the change is worth ``--elo1``" 
 stops when it leaves ``[log(beta / (1 - alpha)), log((1 - beta) / alpha)]`` (not before ``--min-pairs``),
 or after ``--max-pairs`` or ``--minutes``, or when it is stopped (Ctrl-C or a plain ``kill``: it sums
 up the pairs played). ``--first-pair N`` starts at another seed, for a fresh test of the same change.
+``--tested SPEC`` plays another player than hard with settings: ``normal:big=0,pig=0`` is normal
+valuing those kinds of figure in hand at those worths (in plain followers; the others at their
+``FigureKind.hand_worth``), and ``--against-level`` takes the same (``normal:`` alone: as declared).
 Reported: pairs played, the score with its 95% interval, the Elo difference it means, the mean
 margin a game with its 95% interval, the LLR and the verdict (H1: accept the change; H0: reject it; none yet).
 Minutes to hours, not for CI.
@@ -29,10 +32,14 @@ from typing import Any
 
 from benchmarks.ai import player_seed, reference_or_level
 from engine import Game
+from engine.ai.evaluation import FOLLOWER_IN_HAND, holdings, in_hand
+from engine.ai.players import OneMove, determinized, turn_values
 from engine.ai.search import Search, Settings
 from engine.expansions.families import NAMED_FAMILIES
+from engine.expansions.registry import figure_kind
 
 Job = tuple[str, str, str, str, int, float]
+Move = dict[str, Any]
 VARIANCE_FLOOR = 0.01  # of the pairs' scores: pairs all alike so far (say, each a win and a loss) have none
 
 
@@ -57,10 +64,46 @@ def llr(pairs: list[float], elo0: float, elo1: float) -> float:
     return n * (s1 - s0) * (2 * statistics.fmean(pairs) - s0 - s1) / (2 * variance)
 
 
+class WorthNormal(OneMove):
+    """``normal`` valuing the figures in hand at other worths (kind -> plain followers) than their
+    kinds declare (``FigureKind.hand_worth``): to measure what those worths are worth."""
+
+    def __init__(self, seed: int, worths: dict[str, float]) -> None:
+        super().__init__(seed)
+        self.worths = worths
+
+    def values(self, game: Game) -> list[tuple[float, Move]]:
+        return turn_values(determinized(game, self.rng), self._judge)
+
+    def _judge(self, game: Game, me: int) -> float:
+        held = holdings(game)
+        declared = in_hand(game)
+        left = FOLLOWER_IN_HAND * game.bag_left / max(1, len(game.bag))
+        kinds = game.figure_kinds
+        for p, hand in enumerate(game.hands()):
+            worth = sum(self.worths.get(kind, kinds[kind].hand_worth) * count for kind, count in hand.items())
+            held[p] += left * worth - declared[p]
+        return held[me] - max(h for p, h in enumerate(held) if p != me)
+
+
+def parse_worths(text: str) -> dict[str, float]:
+    """``"big=0,pig=0.5"`` -> {kind: worth}; a kind no set declares is refused (ValueError)."""
+    worths = {}
+    for item in filter(None, (part.strip() for part in text.split(","))):
+        name, _, value = item.partition("=")
+        if figure_kind(name.strip()) is None:
+            raise ValueError(f"unknown figure kind {name.strip()!r}")
+        worths[name.strip()] = float(value)
+    return worths
+
+
 def _player(spec: str, seed: int, seconds: float) -> Any:
-    """``hard:<settings>`` (search settings as ``Settings.parse`` reads them), a reference player or a level."""
+    """``hard:<settings>`` (search settings as ``Settings.parse`` reads them), ``normal:<worths>``
+    (``parse_worths``), a reference player or a level."""
     if spec.startswith("hard:"):
         return Search(seed, seconds, None, Settings.parse(spec[5:]))
+    if spec.startswith("normal:"):
+        return WorthNormal(seed, parse_worths(spec[7:]))
     return reference_or_level(spec, seed, seconds, None)
 
 
@@ -91,7 +134,9 @@ def _stop(_signum: int, _frame: object) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--settings", required=True, help='the tested search settings, e.g. "depth=1,policy_sample=6"')
+    tests = parser.add_mutually_exclusive_group(required=True)
+    tests.add_argument("--settings", help='the tested search settings, e.g. "depth=1,policy_sample=6"')
+    tests.add_argument("--tested", help='another tested player, e.g. "normal:big=0" (see above)')
     parser.add_argument("--against", default="", help="the other player's search settings (default: the defaults)")
     parser.add_argument("--against-level", default=None, help="play this level (normal, greedy...) instead")
     parser.add_argument("--family", default="base", choices=list(NAMED_FAMILIES))
@@ -106,13 +151,13 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=None, help="stop after this long, verdict or not")
     parser.add_argument("--processes", type=int, default=2)
     args = parser.parse_args()
-    for text in (args.settings, args.against):
+    tested = args.tested or f"hard:{args.settings}"
+    other = args.against_level or f"hard:{args.against}"
+    for spec in (tested, other):
         try:
-            Settings.parse(text)
+            _player(spec, 0, args.seconds)
         except ValueError as error:
             parser.error(str(error))
-    tested = f"hard:{args.settings}"
-    other = args.against_level or f"hard:{args.against}"
     label = f"sprt|{tested}|{other}|{args.family}|{args.seconds}"
     lower = math.log(args.beta / (1 - args.alpha))
     upper = math.log((1 - args.beta) / args.alpha)

@@ -34,6 +34,10 @@ class FigureKind(NamedTuple):
     placed: str = N_("{player} put a {role} on {feature}.")
     #: how the renderer draws it (``renderer.board.draws``): its name unless another drawing has that name
     drawing: str = ""
+    #: what one still in hand is worth to the computer players, in plain followers in hand (they value
+    #: those at a few points early in the game, falling to nothing by its end): so that they do not
+    #: spend a figure of this kind on a feature worth less than keeping it
+    hand_worth: float = 1.0
 
 
 FOLLOWER = FigureKind("follower", 7, 1, True, LAND)

@@ -282,3 +282,48 @@ def test_the_sprt_ratio_leans_towards_the_hypothesis_the_scores_fit():
     assert llr(winning, 0, 30) > 2.94 and llr(losing, 0, 30) < -2.94  # past the bounds at alpha = beta = 5%
     assert llr(winning[:8], 0, 30) < llr(winning, 0, 30)  # more evidence, a stronger verdict
     assert llr([0.5], 0, 30) == 0.0
+
+
+def test_the_figures_in_hand_are_valued_by_kind():
+    """A big follower in hand is worth two plain ones, a builder and a pig one each (their
+    ``hand_worth``), falling with the bag like the followers; so normal keeps its big follower
+    for a feature where its weight tells, rather than spending it where a plain one does as well."""
+    from engine.ai.evaluation import FOLLOWER_IN_HAND, in_hand
+
+    game = Game(["Ann", "Bob"], ["base", "inns", "traders"], seed=3)
+    left = FOLLOWER_IN_HAND * game.bag_left / len(game.bag)
+    assert in_hand(game) == pytest.approx([left * (7 + 2 + 1 + 1)] * 2)
+    base = Game(["Ann", "Bob"], ["base"], seed=3)
+    assert in_hand(base) == pytest.approx([FOLLOWER_IN_HAND * base.bag_left / len(base.bag) * 7] * 2)
+
+    pool = ["base.U", "base.A", "base.B", "base.C", "base.E", "base.K", "base.L", "base.V"]
+    for seed in range(6):
+        game = Game(["Ann", "Bob"], ["base", "inns"], pool=pool)
+        normal = make_player("normal", seed)
+        moves = []
+        while game.turn == 1 and not game.finished:
+            move = normal.choose(game)
+            moves.append(move)
+            game.apply(move)
+        assert [m for m in moves if m.get("figure") == "big"] == [], (seed, moves)
+        assert game.in_hand(0, "big") == 1
+
+
+def test_the_sprt_plays_normal_with_other_worths_of_the_figures_in_hand():
+    """``normal:`` is normal itself; ``normal:big=0`` values a big follower in hand at nothing, as
+    normal did before the kinds declared their worth, and so spends it on the first road it sees."""
+    from benchmarks.sprt import _player, parse_worths
+
+    pool = ["base.U", "base.A", "base.B", "base.C", "base.E", "base.K", "base.L", "base.V"]
+    for seed in range(3):
+        turns = {}
+        for spec in ("normal", "normal:", "normal:big=0"):
+            game = Game(["Ann", "Bob"], ["base", "inns"], pool=pool)
+            player = _player(spec, seed, 0.0)
+            turns[spec] = [player.choose(game)]
+            game.apply(turns[spec][0])
+            turns[spec].append(player.choose(game))
+        assert turns["normal:"] == turns["normal"]
+        assert turns["normal"][1].get("figure") is None and turns["normal:big=0"][1]["figure"] == "big"
+    with pytest.raises(ValueError):
+        parse_worths("giant=2")

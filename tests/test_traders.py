@@ -377,16 +377,18 @@ def test_at_famine_the_pig_s_owner_s_farmers_take_two_per_completed_city() -> No
 
 def test_the_computers_value_the_extra_tiles_a_standing_builder_may_bring() -> None:
     """Ann's builder beside her thief on the open road: her holdings count the extra tiles it may
-    bring (BUILDER_PROSPECT, scaled by the bag left), on top of the road; once the road is closed
-    and the builder home, nothing. Given the choice, the computer puts the builder on the road."""
+    bring (BUILDER_PROSPECT, scaled by the bag left), on top of the road, less what the builder was
+    worth in hand; once the road is closed and the builder home, nothing. Given the choice, the
+    computer puts the builder on the road."""
     from engine.ai import make_player
-    from engine.ai.evaluation import holdings
-    from engine.expansions.traders import BUILDER_PROSPECT, Traders
+    from engine.ai.evaluation import FOLLOWER_IN_HAND, holdings
+    from engine.expansions.traders import BUILDER, BUILDER_PROSPECT, Traders
 
     without, _ = play(ROAD, BUILDER_MOVES[:4] + [tile(2, 0), PASS, tile(0, 1), PASS], sets=SETS)
     standing, _ = play(ROAD, BUILDER_MOVES, sets=SETS)
     left = standing.bag_left / len(standing.bag)
-    assert holdings(standing)[0] - holdings(without)[0] == pytest.approx(BUILDER_PROSPECT * left)
+    kept = FOLLOWER_IN_HAND * BUILDER.hand_worth * left  # (the builder in Ann's hand, without it on the road)
+    assert holdings(standing)[0] - holdings(without)[0] == pytest.approx(BUILDER_PROSPECT * left - kept)
     assert holdings(standing)[1] == pytest.approx(holdings(without)[1])
     closed, _ = play(["base.U", "base.A", "base.U", "base.U", "base.A", "base.U"],
                      [tile(1, 0), meeple("road:E"), tile(-1, 0, 270), PASS, tile(2, 0), figure("builder", "road:E"),

@@ -53,7 +53,7 @@ def end_bonus(game: Game) -> list[int]:
 def holdings(game: Game) -> list[float]:
     """Each player's score plus what their figures are likely to bring: the open features they
     hold, valued as the final scoring would count them (a share), the expansions' end-of-game
-    points and prospects, and the followers they still have in hand."""
+    points and prospects, and the figures they still have in hand (``in_hand``)."""
     board = game.board
     out = [float(s) for s in game.scores]
     kinds, followers = board.kind, board.followers
@@ -75,10 +75,20 @@ def holdings(game: Game) -> list[float]:
     for hook in game.hooks("prospects"):  # what no scoring counts yet: a builder's extra tiles
         for p, extra in enumerate(hook(game)):
             out[p] += extra
-    left = game.bag_left / max(1, len(game.bag))
-    for p, supply in enumerate(game.supply):
-        out[p] += FOLLOWER_IN_HAND * left * supply
+    for p, worth in enumerate(in_hand(game)):
+        out[p] += worth
     return out
+
+
+def in_hand(game: Game) -> list[float]:
+    """What each player's figures still in hand are worth: ``FOLLOWER_IN_HAND`` a plain follower
+    at the start of the game, falling to nothing by its end, and each other kind as many plain
+    followers as it declares (``FigureKind.hand_worth``: a big follower two)."""
+    left = FOLLOWER_IN_HAND * game.bag_left / max(1, len(game.bag))
+    kinds = game.figure_kinds
+    if len(kinds) == 1:  # (the plain follower only)
+        return [left * supply for supply in game.supply]
+    return [left * sum(kinds[kind].hand_worth * count for kind, count in hand.items()) for hand in game.hands()]
 
 
 def standing(game: Game, me: int) -> float:

@@ -31,6 +31,7 @@ BIG_FOLLOWER = FigureKind(
     noun=N_("big follower"),
     option=N_("big follower as {role} on {feature}"),
     placed=N_("{player} put their big follower as {role} on {feature}."),
+    hand_worth=2.0,  # (it weighs two: spent where one plain follower would do, it is a loss)
 )
 
 
