@@ -111,13 +111,17 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=2)
     args = parser.parse_args()
     budgets = [float(b) for b in args.budgets.split(",")]
+    chosen = []
+    for a, b, family, seconds in rows_to_play(budgets, args.extra):
+        budget = "-" if seconds is None else f"{seconds:g} s"
+        label = f"{a} vs {b}, {family}"
+        if not args.only or args.only in f"{label}, {budget}":
+            chosen.append((a, b, family, seconds, budget, label))
+    if not chosen:  # (say so at once, not after an hour of other rows)
+        parser.error(f"no row matches --only {args.only!r}: rows read like 'hard vs normal, {list(FAMILIES)[1]}, 1 s'")
     rows = []
     with multiprocessing.get_context("spawn").Pool(args.processes) as pool:
-        for a, b, family, seconds in rows_to_play(budgets, args.extra):
-            budget = "-" if seconds is None else f"{seconds:g} s"
-            label = f"{a} vs {b}, {family}"
-            if args.only and args.only not in f"{label}, {budget}":
-                continue
+        for a, b, family, seconds, budget, label in chosen:
             count = args.games if seconds is not None or args.fixed_games is None else args.fixed_games
             jobs: list[Job] = [
                 (a, b, family, 1000 + g // 2, g // 2, g % 2 == 0, seconds, args.playouts) for g in range(count)
