@@ -32,7 +32,7 @@ from typing import Any
 
 from benchmarks.ai import player_seed, reference_or_level
 from engine import Game
-from engine.ai.evaluation import FOLLOWER_IN_HAND, holdings, in_hand
+from engine.ai.evaluation import holdings, in_hand
 from engine.ai.players import OneMove, determinized, turn_values
 from engine.ai.search import Search, Settings
 from engine.expansions.families import NAMED_FAMILIES
@@ -76,13 +76,10 @@ class WorthNormal(OneMove):
         return turn_values(determinized(game, self.rng), self._judge)
 
     def _judge(self, game: Game, me: int) -> float:
+        """``standing``, the figures in hand at ``worths``."""
         held = holdings(game)
-        declared = in_hand(game)
-        left = FOLLOWER_IN_HAND * game.bag_left / max(1, len(game.bag))
-        kinds = game.figure_kinds
-        for p, hand in enumerate(game.hands()):
-            worth = sum(self.worths.get(kind, kinds[kind].hand_worth) * count for kind, count in hand.items())
-            held[p] += left * worth - declared[p]
+        for p, (declared, measured) in enumerate(zip(in_hand(game), in_hand(game, self.worths), strict=True)):
+            held[p] += measured - declared
         return held[me] - max(h for p, h in enumerate(held) if p != me)
 
 

@@ -12,6 +12,7 @@ or a follower on a crown space is seen like a follower."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from engine.game import Game
@@ -80,14 +81,17 @@ def holdings(game: Game) -> list[float]:
     return out
 
 
-def in_hand(game: Game) -> list[float]:
+def in_hand(game: Game, worths: Mapping[str, float] | None = None) -> list[float]:
     """What each player's figures still in hand are worth: ``FOLLOWER_IN_HAND`` a plain follower
     at the start of the game, falling to nothing by its end, and each other kind as many plain
-    followers as it declares (``FigureKind.hand_worth``: a big follower two)."""
+    followers as it declares (``FigureKind.hand_worth``: a big follower two), or as ``worths``
+    says (kind -> plain followers: ``benchmarks/sprt.py`` measures other worths)."""
     left = FOLLOWER_IN_HAND * game.bag_left / max(1, len(game.bag))
     kinds = game.figure_kinds
-    if len(kinds) == 1:  # (the plain follower only)
+    if len(kinds) == 1 and not worths:  # (the plain follower only)
         return [left * supply for supply in game.supply]
+    if worths:
+        kinds = {name: kind._replace(hand_worth=worths.get(name, kind.hand_worth)) for name, kind in kinds.items()}
     return [left * sum(kinds[kind].hand_worth * count for kind, count in hand.items()) for hand in game.hands()]
 
 
