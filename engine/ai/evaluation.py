@@ -90,9 +90,12 @@ def in_hand(game: Game, worths: Mapping[str, float] | None = None) -> list[float
     kinds = game.figure_kinds
     if len(kinds) == 1 and not worths:  # (the plain follower only)
         return [left * supply for supply in game.supply]
-    if worths:
-        kinds = {name: kind._replace(hand_worth=worths.get(name, kind.hand_worth)) for name, kind in kinds.items()}
-    return [left * sum(kinds[kind].hand_worth * count for kind, count in hand.items()) for hand in game.hands()]
+    worth = {name: kind.hand_worth for name, kind in kinds.items()}
+    worth.update(worths or {})
+    # (each count asked: building every hand, as Game.hands does, costs more, and this runs in every
+    # position the computers judge)
+    count = game.in_hand
+    return [left * sum(w * count(p, name) for name, w in worth.items()) for p in range(len(game.supply))]
 
 
 def standing(game: Game, me: int) -> float:
