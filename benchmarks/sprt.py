@@ -32,7 +32,7 @@ from typing import Any
 
 from benchmarks.ai import player_seed, reference_or_level
 from engine import Game
-from engine.ai.evaluation import holdings, in_hand
+from engine.ai.evaluation import hand_worths, holdings, lead
 from engine.ai.players import OneMove, determinized, turn_values
 from engine.ai.search import Search, Settings
 from engine.expansions.families import NAMED_FAMILIES
@@ -78,9 +78,9 @@ class WorthNormal(OneMove):
     def _judge(self, game: Game, me: int) -> float:
         """``standing``, the figures in hand at ``worths``."""
         held = holdings(game)
-        for p, (declared, measured) in enumerate(zip(in_hand(game), in_hand(game, self.worths), strict=True)):
+        for p, (declared, measured) in enumerate(zip(hand_worths(game), hand_worths(game, self.worths), strict=True)):
             held[p] += measured - declared
-        return held[me] - max(h for p, h in enumerate(held) if p != me)
+        return lead(held, me)
 
 
 def parse_worths(text: str) -> dict[str, float]:

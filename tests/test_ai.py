@@ -288,13 +288,13 @@ def test_the_figures_in_hand_are_valued_by_kind():
     """A big follower in hand is worth two plain ones, a builder and a pig one each (their
     ``hand_worth``), falling with the bag like the followers; so normal keeps its big follower
     for a feature where its weight tells, rather than spending it where a plain one does as well."""
-    from engine.ai.evaluation import FOLLOWER_IN_HAND, in_hand
+    from engine.ai.evaluation import FOLLOWER_IN_HAND, hand_worths
 
     game = Game(["Ann", "Bob"], ["base", "inns", "traders"], seed=3)
     left = FOLLOWER_IN_HAND * game.bag_left / len(game.bag)
-    assert in_hand(game) == pytest.approx([left * (7 + 2 + 1 + 1)] * 2)
+    assert hand_worths(game) == pytest.approx([left * (7 + 2 + 1 + 1)] * 2)
     base = Game(["Ann", "Bob"], ["base"], seed=3)
-    assert in_hand(base) == pytest.approx([FOLLOWER_IN_HAND * base.bag_left / len(base.bag) * 7] * 2)
+    assert hand_worths(base) == pytest.approx([FOLLOWER_IN_HAND * base.bag_left / len(base.bag) * 7] * 2)
 
     pool = ["base.U", "base.A", "base.B", "base.C", "base.E", "base.K", "base.L", "base.V"]
     for seed in range(6):

@@ -12,7 +12,7 @@ or a follower on a crown space is seen like a follower."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from engine.game import Game
@@ -54,7 +54,7 @@ def end_bonus(game: Game) -> list[int]:
 def holdings(game: Game) -> list[float]:
     """Each player's score plus what their figures are likely to bring: the open features they
     hold, valued as the final scoring would count them (a share), the expansions' end-of-game
-    points and prospects, and the figures they still have in hand (``in_hand``)."""
+    points and prospects, and the figures they still have in hand (``hand_worths``)."""
     board = game.board
     out = [float(s) for s in game.scores]
     kinds, followers = board.kind, board.followers
@@ -76,12 +76,12 @@ def holdings(game: Game) -> list[float]:
     for hook in game.hooks("prospects"):  # what no scoring counts yet: a builder's extra tiles
         for p, extra in enumerate(hook(game)):
             out[p] += extra
-    for p, worth in enumerate(in_hand(game)):
+    for p, worth in enumerate(hand_worths(game)):
         out[p] += worth
     return out
 
 
-def in_hand(game: Game, worths: Mapping[str, float] | None = None) -> list[float]:
+def hand_worths(game: Game, worths: Mapping[str, float] | None = None) -> list[float]:
     """What each player's figures still in hand are worth: ``FOLLOWER_IN_HAND`` a plain follower
     at the start of the game, falling to nothing by its end, and each other kind as many plain
     followers as it declares (``FigureKind.hand_worth``: a big follower two), or as ``worths``
@@ -98,17 +98,20 @@ def in_hand(game: Game, worths: Mapping[str, float] | None = None) -> list[float
     return [left * sum(w * count(p, name) for name, w in worth.items()) for p in range(len(game.supply))]
 
 
+def lead(values: Sequence[float], me: int) -> float:
+    """My value minus the best other player's (nothing to subtract alone)."""
+    others = [v for i, v in enumerate(values) if i != me]
+    return values[me] - (max(others) if others else 0.0)
+
+
 def standing(game: Game, me: int) -> float:
     """My holdings minus the best other player's."""
-    held = holdings(game)
-    others = [h for i, h in enumerate(held) if i != me]
-    return held[me] - (max(others) if others else 0.0)
+    return lead(holdings(game), me)
 
 
 def margin(game: Game, me: int) -> float:
     """My score minus the best other score."""
-    others = [s for i, s in enumerate(game.scores) if i != me]
-    return float(game.scores[me] - (max(others) if others else 0))
+    return float(lead(game.scores, me))
 
 
 def figures_of(game: Game, player: int) -> int:
