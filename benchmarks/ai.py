@@ -7,9 +7,10 @@ pair and the seat), so a player never shares its coin with the bag. Reported: th
 the first-named player (ties count half) with a 95% Wilson interval, the mean score margin,
 thinking time per decision (p50/p99; a decision with one option or the rest of a planned
 sequence costs nothing) and the search's playouts per second. The rows: hard against the
-reference greedy, hard against normal (each at every budget of ``--budgets``, hard's seconds a
-decision; 1 s is its default) and normal against greedy, on base and on both expansion
-families; ``--extra`` adds the easy and random rows. Runs in ``--processes`` processes.
+reference greedy, hard against normal, hard against the reference MCTS (``engine.ai.mcts``: at the
+same seconds a decision as hard, or ``--mcts-iterations``) (each at every budget of ``--budgets``,
+hard's seconds a decision; 1 s is its default) and normal against greedy, on base and on both
+expansion families; ``--extra`` adds the easy and random rows. Runs in ``--processes`` processes.
 Minutes, not for CI.
 """
 
@@ -26,20 +27,27 @@ from typing import Any
 from benchmarks.table import print_grid
 from engine import Game
 from engine.ai import DEFAULT_SECONDS, GreedyPlayer, RandomPlayer, make_player
+from engine.ai.mcts import MctsPlayer
 from engine.expansions.families import NAMED_FAMILIES
 
 # base, the rivers with every set that combines with them, the wheel with base and every set that
 # combines with it (engine/expansions/families.py: built from the table of sets)
 FAMILIES = NAMED_FAMILIES
-SEARCH_ROWS = [("hard", "greedy"), ("hard", "normal")]  # played at every budget
+SEARCH_ROWS = [("hard", "greedy"), ("hard", "normal"), ("hard", "mcts")]  # played at every budget
 FIXED_ROWS = [("normal", "greedy")]  # no search: one budget is enough
 EXTRA_ROWS = [("normal", "easy"), ("greedy", "random"), ("easy", "random"), ("easy", "greedy")]
 
-Job = tuple[str, str, str, int, int, bool, float | None, int | None]
+Job = tuple[str, str, str, int, int, bool, float | None, int | None, int | None]
 
 
-def reference_or_level(name: str, seed: int, seconds: float | None, playouts: int | None) -> Any:
-    """A reference player (``greedy``, ``random``) or a level, by name."""
+def reference_or_level(
+    name: str, seed: int, seconds: float | None, playouts: int | None, mcts_iterations: int | None = None
+) -> Any:
+    """A reference player (``greedy``, ``random``, ``mcts``: at ``seconds`` a decision, hard's default
+    without, or at ``mcts_iterations``) or a level, by name."""
+    if name == "mcts":
+        budget = DEFAULT_SECONDS["hard"] if seconds is None else seconds
+        return MctsPlayer(seed, None if mcts_iterations else budget, mcts_iterations)
     if name == "greedy":
         return GreedyPlayer(seed)
     if name == "random":
@@ -54,13 +62,13 @@ def player_seed(label: str, pair: int, seat: str) -> int:
 
 def play(job: Job) -> tuple[float, float, list[float], int]:
     """One game: (first-named player's result 1/0.5/0, its margin, its thinking times, playouts)."""
-    a, b, family, seed, pair, a_first, seconds, playouts = job
+    a, b, family, seed, pair, a_first, seconds, playouts, mcts_iterations = job
     label = f"{a} vs {b}, {family}, {seconds}"
     names = ["A", "B"] if a_first else ["B", "A"]
     game = Game(names, FAMILIES[family], seed=seed)
     players = {
-        "A": reference_or_level(a, player_seed(label, pair, "A"), seconds, playouts),
-        "B": reference_or_level(b, player_seed(label, pair, "B"), seconds, playouts),
+        "A": reference_or_level(a, player_seed(label, pair, "A"), seconds, playouts, mcts_iterations),
+        "B": reference_or_level(b, player_seed(label, pair, "B"), seconds, playouts, mcts_iterations),
     }
     times: list[float] = []
     searched = 0
@@ -106,6 +114,9 @@ def main() -> None:
     parser.add_argument("--fixed-games", type=int, default=None, help="games per row without a search (--games)")
     parser.add_argument("--budgets", default=f"{DEFAULT_SECONDS['hard']:g},0.25", help="hard's seconds a decision")
     parser.add_argument("--playouts", type=int, default=None, help="a fixed search instead of a time budget")
+    parser.add_argument(
+        "--mcts-iterations", type=int, default=None, help="the reference MCTS's iterations a decision (default: timed)"
+    )
     parser.add_argument("--only", default=None, help="rows whose label contains this")
     parser.add_argument("--extra", action="store_true", help="also the easy and random rows (base)")
     parser.add_argument("--processes", type=int, default=2)
@@ -124,7 +135,8 @@ def main() -> None:
         for a, b, family, seconds, budget, label in chosen:
             count = args.games if seconds is not None or args.fixed_games is None else args.fixed_games
             jobs: list[Job] = [
-                (a, b, family, 1000 + g // 2, g // 2, g % 2 == 0, seconds, args.playouts) for g in range(count)
+                (a, b, family, 1000 + g // 2, g // 2, g % 2 == 0, seconds, args.playouts, args.mcts_iterations)
+                for g in range(count)
             ]
             start = time.perf_counter()
             results = pool.map(play, jobs, chunksize=1)

@@ -9,6 +9,7 @@ import pytest
 
 from engine import Game
 from engine.ai import LEVELS, GreedyPlayer, RandomPlayer, computer_moves, determinized, make_player
+from engine.ai.mcts import MctsPlayer
 from engine.expansions import Expansion
 from engine.record import drawn_prefix, load
 
@@ -84,6 +85,8 @@ def test_no_level_reads_the_order_of_the_undrawn_tiles(family):
             mine = quick(level, 11).choose(game)
             theirs = quick(level, 11).choose(twin)
             assert mine == theirs, (level, game.question().kind, len(game.moves))
+        # (nor does the reference MCTS, played against the levels in benchmarks/ai.py)
+        assert MctsPlayer(11, None, 4).choose(game) == MctsPlayer(11, None, 4).choose(twin)
     assert "tile" in kinds and "figure" in kinds
     if "castles" in FAMILIES[family]:
         assert "draw" in kinds  # a castle holder's choice between drawing and a castle
@@ -328,3 +331,31 @@ def test_the_sprt_plays_normal_with_other_worths_of_the_figures_in_hand():
         assert turns["normal:big=0"][1] == {**turns["normal"][1], "figure": "big"}
     with pytest.raises(ValueError):
         parse_worths("giant=2")
+
+
+@pytest.mark.parametrize("family", FAMILIES)
+def test_the_reference_mcts_plays_whole_games_of_every_family(family):
+    game = Game(["Ann", "Bob", "Cy"], FAMILIES[family], seed=8)
+    players = [MctsPlayer(1, None, 3), GreedyPlayer(2), RandomPlayer(3)]
+    thought = 0
+    while not game.finished:
+        player = players[game.actor]
+        game.apply(player.choose(game))  # an illegal move would raise IllegalMove
+        thought += getattr(player, "last_playouts", 0)
+        players[0].last_playouts = 0
+    # one search a decision (a tile and its figure planned together), three iterations each
+    assert game.finished and thought and thought % 3 == 0
+
+
+def test_the_reference_mcts_finds_the_turn_that_leads_and_repeats_it_for_a_seed():
+    """Three tiles in all: the city cap that closes the start tile's city with a knight on it (4
+    points, the knight back) is the turn that leads; the random play-outs find it for every seed,
+    and a fixed number of iterations gives the same plan again."""
+    for seed in range(4):
+        game = Game(["Ann", "Bob"], ["base"], pool=["base.E", "base.U", "base.V"])
+        plan = MctsPlayer(seed, None, 200).think(game)
+        assert plan == [{"type": "tile", "x": 0, "y": -1, "rot": 180}, {"type": "meeple", "at": "city:S"}]
+    game = Game(["Ann", "Bob"], ["base"], seed=9)
+    for _ in range(8):
+        game.apply(GreedyPlayer(1).choose(game))
+    assert MctsPlayer(4, None, 30).think(game) == MctsPlayer(4, None, 30).think(game)

@@ -26,16 +26,21 @@ class RandomPlayer:
         self.rng = random.Random(seed)
 
     def choose(self, game: Game) -> Move:
-        pick = self.rng.random
-        if game.step == "tile":
-            # Cells, then rotations: no need to build every move object.
-            placements = game.legal_placements()
-            cells = list(placements)
-            cell = cells[int(pick() * len(cells))]
-            rots = placements[cell]
-            return {"type": "tile", "x": cell[0], "y": cell[1], "rot": rots[int(pick() * len(rots))]}
-        moves = game.legal_moves()
-        return moves[int(pick() * len(moves))]
+        return random_move(game, self.rng)
+
+
+def random_move(game: Game, rng: random.Random) -> Move:
+    """A legal move drawn with ``rng``: a tile's cell, then its rotation (no need to build every
+    move object), or any move of another step."""
+    pick = rng.random
+    if game.step == "tile":
+        placements = game.legal_placements()
+        cells = list(placements)
+        cell = cells[int(pick() * len(cells))]
+        rots = placements[cell]
+        return {"type": "tile", "x": cell[0], "y": cell[1], "rot": rots[int(pick() * len(rots))]}
+    moves = game.legal_moves()
+    return moves[int(pick() * len(moves))]
 
 
 def candidates(game: Game) -> list[Move]:
