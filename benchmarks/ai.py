@@ -1,5 +1,5 @@
-"""``python -m benchmarks.ai [--games N] [--budgets 1,0.25] [--playouts P] [--only TEXT] [--extra]``:
-the computer levels against each other.
+"""``python -m benchmarks.ai [--games N] [--budgets 1,0.25] [--playouts P] [--mcts-iterations N]
+[--first-pair N] [--only TEXT] [--extra]``: the computer levels against each other and the references.
 
 Two-player games, seeds paired with the seats swapped (each seed is played twice, each player
 first once); each player's generator is seeded apart from the game's seed (from the row, the
@@ -7,11 +7,11 @@ pair and the seat), so a player never shares its coin with the bag. Reported: th
 the first-named player (ties count half) with a 95% Wilson interval, the mean score margin,
 thinking time per decision (p50/p99; a decision with one option or the rest of a planned
 sequence costs nothing) and the search's playouts per second. The rows: hard against the
-reference greedy, hard against normal, hard against the reference MCTS (``engine.ai.mcts``: at the
-same seconds a decision as hard, or ``--mcts-iterations``) (each at every budget of ``--budgets``,
-hard's seconds a decision; 1 s is its default) and normal against greedy, on base and on both
-expansion families; ``--extra`` adds the easy and random rows. Runs in ``--processes`` processes.
-Minutes, not for CI.
+reference greedy, hard against normal and hard against the reference MCTS (``engine.ai.mcts``: at
+hard's seconds a decision, or at ``--mcts-iterations``), each at every budget of ``--budgets`` (hard's
+seconds a decision; 1 s is its default), and normal against greedy, on base and on both expansion
+families; ``--extra`` adds the easy and random rows; ``--first-pair N`` plays other seeds (more games
+of a row run before). Runs in ``--processes`` processes. Minutes, not for CI.
 """
 
 from __future__ import annotations
@@ -117,6 +117,7 @@ def main() -> None:
     parser.add_argument(
         "--mcts-iterations", type=int, default=None, help="the reference MCTS's iterations a decision (default: timed)"
     )
+    parser.add_argument("--first-pair", type=int, default=0, help="the first pair's number (fresh seeds: more games)")
     parser.add_argument("--only", default=None, help="rows whose label contains this")
     parser.add_argument("--extra", action="store_true", help="also the easy and random rows (base)")
     parser.add_argument("--processes", type=int, default=2)
@@ -134,9 +135,10 @@ def main() -> None:
     with multiprocessing.get_context("spawn").Pool(args.processes) as pool:
         for a, b, family, seconds, budget, label in chosen:
             count = args.games if seconds is not None or args.fixed_games is None else args.fixed_games
+            pairs = [(args.first_pair + g // 2, g % 2 == 0) for g in range(count)]
             jobs: list[Job] = [
-                (a, b, family, 1000 + g // 2, g // 2, g % 2 == 0, seconds, args.playouts, args.mcts_iterations)
-                for g in range(count)
+                (a, b, family, 1000 + pair, pair, a_first, seconds, args.playouts, args.mcts_iterations)
+                for pair, a_first in pairs
             ]
             start = time.perf_counter()
             results = pool.map(play, jobs, chunksize=1)

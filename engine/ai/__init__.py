@@ -3,7 +3,9 @@
 ``RandomPlayer`` picks uniformly at random; ``GreedyPlayer`` takes the turn that gains the most
 points right now (a tile placement judged with its best figure choice). Both are deterministic
 for a given seed, and both are fixed references for tests and benchmarks: they may look at the
-real bag while trying a move.
+real bag while trying a move. ``mcts.MctsPlayer``, the third reference, is a plain determinized
+Monte Carlo tree search (random play-outs, no evaluation) that never reads the bag's order: the
+yardstick ``benchmarks/ai.py`` measures ``hard`` against at equal thinking time.
 
 The players behind computer seats come from ``make_player(level, seed, ...)``: ``easy``,
 ``normal`` (``players.OneMove``) and ``hard`` (``search.Search``). They never read the order of
