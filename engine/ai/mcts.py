@@ -1,18 +1,17 @@
 """``MctsPlayer``: the reference determinized Monte-Carlo tree search, a yardstick for ``hard``.
 
-What the published Carcassonne engines call plain MCTS, and what ``hard`` was measured against
-outside this project (a determinized MCTS at the same thinking time): each iteration deals a
-determinization of the bag (``Bag``: the order of the undrawn tiles is never read), walks a tree of
-moves from the decision by UCB1 (a tile move keyed with the tile drawn, so the tree branches on the
-draws, which every player sees), adds one move, plays the game out at random to its end and
-credits each move of the walk with what the final margin gives the player who made it (``result``:
-a tie 0.5, a win more the wider it is, up to 1: counting any win as 1 played worse, 27.5% of 20
-base games against this at 400 iterations a decision, seeds paired).
-A move seen in only some determinizations competes by how often it was available (information-set
-MCTS with availability counts: Cowling, Powley and Whitehouse, 2012). No evaluation, no rules of
-thumb, no expansion-specific code: what it knows of the game is the engine's legal moves and the
-final scores, so every set plays. Like ``hard`` it plans its whole decision at once (a tile and
-then its figure: the most visited moves while the decision lasts).
+The plain MCTS of the Carcassonne literature, the kind of engine ``hard`` was measured against
+outside this project. Each iteration deals a determinization of the bag (``Bag``: the order of the
+undrawn tiles is never read), walks a tree of moves from the decision by UCB1 (a tile move keyed
+with the tile drawn, so the tree branches on the draws, which every player sees), adds one move,
+plays the game out at random to its end and credits each move of the walk with what the final
+margin gives the player who made it (``results``: 0.5 level with the best other player, towards 1
+as the lead grows; counting any win as 1 played worse: 27.5% of 20 base games against this, 400
+iterations a decision, seeds paired). A move seen in only some determinizations competes by how
+often it was available (information-set MCTS with availability counts: Cowling, Powley and
+Whitehouse, 2012). No evaluation, no rules of thumb, no expansion's code: all it knows of the game
+is the engine's legal moves and final scores, so every set plays. Like ``hard`` it plans its
+whole decision at once (a tile and then its figure: the most visited moves while the decision lasts).
 
 A reference for ``benchmarks/ai.py`` (``hard vs mcts``), never a seat's level: at ``seconds`` a
 decision it is compared with ``hard`` at equal time; ``iterations`` fixes the work instead, and then
