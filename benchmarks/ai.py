@@ -9,9 +9,9 @@ thinking time per decision (p50/p99; a decision with one option or the rest of a
 sequence costs nothing) and the search's playouts per second. The rows: hard against the
 reference greedy, hard against normal and hard against the reference MCTS (``engine.ai.mcts``: at
 hard's seconds a decision, or at ``--mcts-iterations``), each at every budget of ``--budgets`` (hard's
-seconds a decision; 1 s is its default), and normal against greedy, on base and on both expansion
-families; ``--extra`` adds the easy and random rows; ``--first-pair N`` plays other seeds (more games
-of a row run before). Runs in ``--processes`` processes. Minutes, not for CI.
+seconds a decision; 1 s is its default), and normal against greedy and against the MCTS, on base
+and on both expansion families; ``--extra`` adds the easy and random rows; ``--first-pair N`` plays
+other seeds (more games of a row run before). Runs in ``--processes`` processes. Minutes, not for CI.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ from engine.expansions.families import NAMED_FAMILIES
 # combines with it (engine/expansions/families.py: built from the table of sets)
 FAMILIES = NAMED_FAMILIES
 SEARCH_ROWS = [("hard", "greedy"), ("hard", "normal"), ("hard", "mcts")]  # played at every budget
-FIXED_ROWS = [("normal", "greedy")]  # no search: one budget is enough
+FIXED_ROWS = [("normal", "greedy"), ("normal", "mcts")]  # normal has no budget (the MCTS: 1 s or --mcts-iterations)
 EXTRA_ROWS = [("normal", "easy"), ("greedy", "random"), ("easy", "random"), ("easy", "greedy")]
 
 Job = tuple[str, str, str, int, int, bool, float | None, int | None, int | None]
