@@ -122,6 +122,8 @@ def main() -> None:
     parser.add_argument("--extra", action="store_true", help="also the easy and random rows (base)")
     parser.add_argument("--processes", type=int, default=2)
     args = parser.parse_args()
+    if args.mcts_iterations is not None and args.mcts_iterations < 1:
+        parser.error("--mcts-iterations must be at least 1")
     budgets = [float(b) for b in args.budgets.split(",")]
     chosen = []
     for a, b, family, seconds in rows_to_play(budgets, args.extra):

@@ -70,6 +70,8 @@ class MctsPlayer:
     ) -> None:
         if seconds is None and iterations is None:
             raise ValueError("an MCTS needs seconds or iterations")
+        if iterations is not None and iterations < 1:
+            raise ValueError("an MCTS needs at least one iteration a decision")
         self.rng = random.Random(seed)
         self.seconds, self.iterations, self.exploration = seconds, iterations, exploration
         self.last_playouts = 0
