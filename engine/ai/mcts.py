@@ -26,7 +26,7 @@ import time
 from typing import Any
 
 from engine.ai.evaluation import lead
-from engine.ai.players import Bag, candidates, random_move
+from engine.ai.players import Bag, Planner, candidates, random_move
 from engine.game import Game
 
 Move = dict[str, Any]
@@ -62,7 +62,7 @@ def results(game: Game) -> list[float]:
     return [0.5 + 0.5 * math.tanh(lead(scores, p) / MARGIN_SCALE) for p in range(len(scores))]
 
 
-class MctsPlayer:
+class MctsPlayer(Planner):
     """The reference determinized MCTS (see the module). ``last_playouts``: iterations of the last decision."""
 
     def __init__(
@@ -75,21 +75,6 @@ class MctsPlayer:
         self.rng = random.Random(seed)
         self.seconds, self.iterations, self.exploration = seconds, iterations, exploration
         self.last_playouts = 0
-        self._plan: tuple[tuple[int, int, int], list[Move]] | None = None
-
-    def choose(self, game: Game) -> Move:
-        key = (game.turn, game.actor, len(game.moves))
-        if self._plan is not None and self._plan[0] == key:
-            move = self._plan[1][0]
-            if move in candidates(game):
-                self._keep(game, self._plan[1][1:])
-                return move
-        plan = self.think(game)
-        self._keep(game, plan[1:])
-        return plan[0]
-
-    def _keep(self, game: Game, rest: list[Move]) -> None:
-        self._plan = ((game.turn, game.actor, len(game.moves) + 1), rest) if rest else None
 
     def think(self, game: Game) -> list[Move]:
         """The decision's moves: the most visited move, then its most visited follow-ups by the

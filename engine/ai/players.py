@@ -52,6 +52,30 @@ def candidates(game: Game) -> list[Move]:
     return game.legal_moves()
 
 
+class Planner:
+    """A player that thinks out a whole decision at once (``think``: a tile and then its figure...)
+    and plays the rest of its plan, move by move, while the decision lasts and the plan stays legal."""
+
+    _plan: tuple[tuple[int, int, int], list[Move]] | None = None
+
+    def think(self, game: Game) -> list[Move]:
+        raise NotImplementedError
+
+    def choose(self, game: Game) -> Move:
+        if self._plan is not None and self._plan[0] == (game.turn, game.actor, len(game.moves)):
+            move, *rest = self._plan[1]
+            if move in candidates(game):
+                self._keep(game, rest)
+                return move
+        first, *rest = self.think(game)
+        self._keep(game, rest)
+        return first
+
+    def _keep(self, game: Game, rest: list[Move]) -> None:
+        """``rest`` is played from the next move of this decision on (the position's key then)."""
+        self._plan = ((game.turn, game.actor, len(game.moves) + 1), rest) if rest else None
+
+
 def figure_step_after(before: Game, after: Game) -> bool:
     """True when ``after`` (``before`` with a placement played) asks the same player for a figure."""
     return not after.finished and after.step == "figure" and after.turn == before.turn and after.actor == before.actor

@@ -34,7 +34,7 @@ from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from engine.ai.evaluation import margin, standing
-from engine.ai.players import PLACEMENTS, Bag, candidates, clone, figure_step_after
+from engine.ai.players import PLACEMENTS, Bag, Planner, candidates, clone, figure_step_after
 from engine.game import Game
 from engine.moves import IllegalMove
 
@@ -220,29 +220,15 @@ def draw_prior(view: Game, draw: Move, rng: random.Random, samples: int = DEFAUL
     return total / samples
 
 
-class Search:
+class Search(Planner):
     def __init__(self, seed: int, seconds: float | None, playouts: int | None, settings: Settings = DEFAULT) -> None:
         self.rng = random.Random(seed)
         self.settings = settings
         self.seconds, self.playouts = seconds, playouts
-        self._plan: tuple[tuple[int, int, int], list[Move]] | None = None
         self.last_playouts = 0  # how many the last decision ran (benchmarks report playouts/s)
         self.last_value = 0.0  # what the chosen sequence was judged worth (see hint)
         self.last_options = 0  # how many sequences the last decision listed
         self.last_depth = settings.depth  # the turns the last decision's play-outs went past its own
-
-    def choose(self, game: Game) -> Move:
-        key = (game.turn, game.actor, len(game.moves))
-        if self._plan is not None and self._plan[0] == key and self._plan[1]:
-            move = self._plan[1][0]
-            if move in game.legal_moves() or (move["type"] == "tile" and game.step == "tile"):
-                rest = self._plan[1][1:]
-                self._plan = ((game.turn, game.actor, len(game.moves) + 1), rest) if rest else None
-                return move
-        plan = self.think(game)
-        rest = plan[1:]
-        self._plan = ((game.turn, game.actor, len(game.moves) + 1), rest) if rest else None
-        return plan[0]
 
     # ------------------------------------------------------------------ the search
     def think(self, game: Game) -> list[Move]:
