@@ -11,9 +11,11 @@ the generalized SPRT's log-likelihood ratio of "the change is worth ``--elo1``" 
 stops when it leaves ``[log(beta / (1 - alpha)), log((1 - beta) / alpha)]`` (not before ``--min-pairs``),
 or after ``--max-pairs`` or ``--minutes``, or when it is stopped (Ctrl-C or a plain ``kill``: it sums
 up the pairs played). ``--first-pair N`` starts at another seed, for a fresh test of the same change.
-``--tested SPEC`` plays another player than hard with settings: ``normal:big=0,pig=0`` is normal
-valuing those kinds of figure in hand at those worths (in plain followers; the others at their
-``FigureKind.hand_worth``), and ``--against-level`` takes the same (``normal:`` alone: as declared).
+``--settings`` may change the evaluation's weights too (``engine.ai.evaluation.Weights``:
+``completion=0.5``). ``--tested SPEC`` plays another player than hard with settings: ``normal:WEIGHTS``
+is normal with those weights (``normal:completion=0.5``; a kind of figure by name is its worth in
+hand, in plain followers: ``normal:big=0,pig=0``; the others as declared), and ``--against-level``
+takes the same (``normal:`` alone: the defaults).
 Reported: pairs played, the score with its 95% interval, the Elo difference it means, the mean
 margin a game with its 95% interval, the LLR and the verdict (H1: accept the change; H0: reject it; none yet).
 Minutes to hours, not for CI.
@@ -32,14 +34,12 @@ from typing import Any
 
 from benchmarks.ai import player_seed, reference_or_level
 from engine import Game
-from engine.ai.evaluation import hand_worths, holdings, lead
-from engine.ai.players import OneMove, determinized, turn_values
+from engine.ai.evaluation import Weights
+from engine.ai.players import OneMove
 from engine.ai.search import Search, Settings
 from engine.expansions.families import NAMED_FAMILIES
-from engine.expansions.registry import figure_kind
 
 Job = tuple[str, str, str, str, int, float]
-Move = dict[str, Any]
 VARIANCE_FLOOR = 0.01  # of the pairs' scores: pairs all alike so far (say, each a win and a loss) have none
 
 
@@ -64,43 +64,13 @@ def llr(pairs: list[float], elo0: float, elo1: float) -> float:
     return n * (s1 - s0) * (2 * statistics.fmean(pairs) - s0 - s1) / (2 * variance)
 
 
-class WorthNormal(OneMove):
-    """``normal`` valuing the figures in hand at other worths (kind -> plain followers) than their
-    kinds declare (``FigureKind.hand_worth``): to measure what those worths are worth."""
-
-    def __init__(self, seed: int, worths: dict[str, float]) -> None:
-        super().__init__(seed)
-        self.worths = worths
-
-    def values(self, game: Game) -> list[tuple[float, Move]]:
-        return turn_values(determinized(game, self.rng), self._judge)
-
-    def _judge(self, game: Game, me: int) -> float:
-        """``standing``, the figures in hand at ``worths``."""
-        held = holdings(game)
-        for p, (declared, measured) in enumerate(zip(hand_worths(game), hand_worths(game, self.worths), strict=True)):
-            held[p] += measured - declared
-        return lead(held, me)
-
-
-def parse_worths(text: str) -> dict[str, float]:
-    """``"big=0,pig=0.5"`` -> {kind: worth}; a kind no set declares is refused (ValueError)."""
-    worths = {}
-    for item in filter(None, (part.strip() for part in text.split(","))):
-        name, _, value = item.partition("=")
-        if figure_kind(name.strip()) is None:
-            raise ValueError(f"unknown figure kind {name.strip()!r}")
-        worths[name.strip()] = float(value)
-    return worths
-
-
 def _player(spec: str, seed: int, seconds: float) -> Any:
-    """``hard:<settings>`` (search settings as ``Settings.parse`` reads them), ``normal:<worths>``
-    (``parse_worths``), a reference player or a level."""
+    """``hard:<settings>`` (search settings and weights, as ``Settings.parse`` reads them),
+    ``normal:<weights>`` (``Weights.parse``), a reference player or a level."""
     if spec.startswith("hard:"):
         return Search(seed, seconds, None, Settings.parse(spec[5:]))
     if spec.startswith("normal:"):
-        return WorthNormal(seed, parse_worths(spec[7:]))
+        return OneMove(seed, weights=Weights.parse(spec[7:]))
     return reference_or_level(spec, seed, seconds, None)
 
 

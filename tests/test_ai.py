@@ -4,6 +4,7 @@ blind to the order of the undrawn tiles."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
@@ -187,21 +188,82 @@ def trial_set():
 
 
 def test_the_evaluation_sees_the_expansions_scoring(trial_set):
-    from engine.ai.evaluation import FOLLOWER_IN_HAND, feature_value, holdings
+    """An open feature is worth what it scores completed (``final=False``) times the chance it is
+    completed, and what it scores unfinished otherwise, each through the engine's one value of a
+    feature: the trial's rule (an unfinished feature scores nothing) reaches the computers with no
+    code of theirs. The chance falls as the last tiles are drawn (``Weights.late``)."""
+    from engine.ai.evaluation import FOLLOWER_IN_HAND, Weights, feature_value, holdings
 
     pool = ["base.E", "base.U", "base.V"]
+    always = Weights(late=0)  # (no fall: the chance as with a full bag)
     for sets in (["base"], ["base", trial_set]):
         game = Game(["Ann", "Bob"], sets, pool=pool)
         game.apply({"type": "tile", "x": 0, "y": 1, "rot": 180})  # (a city cap facing away from the start tile)
         game.apply({"type": "meeple", "at": "city:S"})
         in_hand = [FOLLOWER_IN_HAND * game.bag_left / len(game.bag) * s for s in game.supply]
         root = game.board.find(game.node_at(0, 1, "city:S"))
+        assert game.board.open[root] == 1 and feature_value(game, root, False) == 2  # one edge open; 2 completed
+        chance = always.completion
+        late = chance * game.bag_left / Weights().late  # (one tile left of the 20 the chance falls over)
         if sets == ["base"]:
-            assert feature_value(game, root, True) == 1 and holdings(game)[0] > in_hand[0]  # the open city, held
-        else:  # the trial's rules reach the computers with no code of theirs
+            assert feature_value(game, root, True) == 1
+            assert holdings(game, always) == pytest.approx([in_hand[0] + chance * 2 + (1 - chance) * 1, in_hand[1]])
+            assert holdings(game) == pytest.approx([in_hand[0] + late * 2 + (1 - late) * 1, in_hand[1]])
+        else:
             assert feature_value(game, root, True) == 0
-            assert holdings(game) == pytest.approx([0 + in_hand[0] + 5, 0 + in_hand[1]])
+            assert holdings(game, always) == pytest.approx([in_hand[0] + 5 + chance * 2, in_hand[1]])
+            assert holdings(game) == pytest.approx([in_hand[0] + 5 + late * 2, in_hand[1]])
             assert game.scores == [0, 0]  # valuing the end-of-game scoring changed nothing
+
+
+def test_an_open_city_is_worth_less_the_more_edges_it_has_open():
+    """Each further open edge multiplies the chance of completion by ``per_open_edge``: a one-tile
+    city with one edge open (a cap) is worth more than one with two (a corner); both score 1
+    unfinished and 2 completed."""
+    from engine.ai.evaluation import Weights, holdings
+
+    weights = Weights(late=0)  # (the chance as with a full bag)
+    held = {}
+    # (the cap's city faces south; the corner's south and east)
+    for tile, at in (("base.E", "city:S"), ("base.N", "city:S")):
+        game = Game(["Ann", "Bob"], ["base"], pool=[tile, "base.U", "base.V"])
+        game.apply({"type": "tile", "x": 0, "y": 1, "rot": 180})
+        game.apply({"type": "meeple", "at": at})
+        root = game.board.find(game.node_at(0, 1, at))
+        assert (game.feature_value(root, True), game.feature_value(root, False)) == (1, 2)
+        held[game.board.open[root]] = holdings(game, weights)[0] - holdings(game, replace(weights, completion=0.0))[0]
+    chance = weights.completion
+    assert held == pytest.approx({1: chance * (2 - 1), 2: chance * weights.per_open_edge * (2 - 1)})
+
+
+def test_an_open_inn_road_is_worth_the_inns_price_by_its_chance():
+    """An inn road scores nothing unfinished at the end and twice its tiles completed: the
+    computers value it by the chance it is completed (it used to be worth nothing to them until
+    completed), with no code of the inns' in the evaluation."""
+    from engine.ai.evaluation import Weights, holdings
+
+    weights = Weights(late=0)
+    game = Game(["Ann", "Bob"], ["base", "inns"], pool=["inns.inn_straight", "base.U", "base.V"])
+    game.apply({"type": "tile", "x": 1, "y": 0, "rot": 0})  # (the inn's road joins the start tile's, open both ways)
+    game.apply({"type": "meeple", "at": "road:E"})
+    root = game.board.find(game.node_at(1, 0, "road:E"))
+    assert (game.board.open[root], game.feature_value(root, True), game.feature_value(root, False)) == (2, 0, 4)
+    held = holdings(game, weights)[0] - holdings(game, replace(weights, completion=0.0))[0]
+    assert held == pytest.approx(weights.completion * weights.per_open_edge * 4)
+
+
+def test_a_field_counts_all_its_points_once_the_bag_is_empty():
+    """A field counts ``field_share`` of its points while the bag is full, all of them once it is
+    empty (the holdings are then the final scoring)."""
+    from engine.ai.evaluation import Weights, holdings
+
+    game = Game(["Ann", "Bob"], ["base"], pool=["base.E", "base.U"])
+    game.apply({"type": "tile", "x": 0, "y": -1, "rot": 180})  # (the cap closes the start tile's city)
+    game.apply({"type": "meeple", "at": "field:NNW"})  # (the field beside it)
+    root = game.board.find(game.node_at(0, -1, "field:NNW"))
+    assert game.feature_value(root, True) == 3 and game.bag_left == 0 and not game.finished  # (the last tile in hand)
+    assert holdings(game, Weights())[0] - game.scores[0] == pytest.approx(3)
+    assert holdings(game, Weights(late=0))[0] - game.scores[0] == pytest.approx(3 * Weights().field_share)
 
 
 def test_the_search_lists_every_option_of_a_crowded_decision():
@@ -235,8 +297,10 @@ def test_the_search_settings_are_read_by_name_and_change_the_search():
 
     assert Settings.parse("") == DEFAULT
     assert Settings.parse(" depth=1, exploration=0.5 ") == Settings(depth=1, exploration=0.5)
-    with pytest.raises(ValueError, match="unknown search setting 'dpth'"):
+    with pytest.raises(ValueError, match="unknown weight 'dpth'.*or a search setting"):
         Settings.parse("dpth=1")
+    weighed = Settings.parse("depth=1,completion=0.5,big=0")  # (the evaluation's weights by name too)
+    assert (weighed.depth, weighed.weights.completion, dict(weighed.weights.hand)) == (1, 0.5, {"big": 0.0})
     with pytest.raises(ValueError):
         Settings.parse("depth=deep")
     game = Game(["Ann", "Bob"], ["base"], seed=9)
@@ -315,7 +379,8 @@ def test_the_figures_in_hand_are_valued_by_kind():
 def test_the_sprt_plays_normal_with_other_worths_of_the_figures_in_hand():
     """``normal:`` is normal itself; ``normal:big=0`` values a big follower in hand at nothing, as
     normal did before the kinds declared their worth, and so spends it on the first road it sees."""
-    from benchmarks.sprt import _player, parse_worths
+    from benchmarks.sprt import _player
+    from engine.ai.evaluation import Weights
 
     pool = ["base.U", "base.A", "base.B", "base.C", "base.E", "base.K", "base.L", "base.V"]
     for seed in range(3):
@@ -330,7 +395,7 @@ def test_the_sprt_plays_normal_with_other_worths_of_the_figures_in_hand():
         assert turns["normal"][1]["type"] == "meeple" and "figure" not in turns["normal"][1]
         assert turns["normal:big=0"][1] == {**turns["normal"][1], "figure": "big"}
     with pytest.raises(ValueError):
-        parse_worths("giant=2")
+        Weights.parse("giant=2")
 
 
 @pytest.mark.parametrize("family", FAMILIES)

@@ -1,7 +1,8 @@
 """What a position is worth to the computer players, in points.
 
 Every open feature is valued through ``feature_value``, the engine's own value of a feature
-(``Game.feature_value``: its points with every expansion's modifiers and bonus), its majority by
+(``Game.feature_value``: its points with every expansion's modifiers and bonus), completed and
+unfinished, weighed by the chance it is completed (``Weights``), its majority by
 the engine's weighing of figures (a big follower counts 2, a builder or a pig nothing); the
 expansions' end-of-game scoring (``final_scoring``: a tollhouse's open roads, goods...) is counted
 through ``end_bonus``, and what an expansion says a player may still gain beyond any scoring (its
@@ -13,20 +14,63 @@ or a follower on a crown space is seen like a follower."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from engine.board import CLOSABLE_KINDS
 from engine.game import Game
 
 Move = dict[str, Any]
 
-# What an open feature held by a player is worth to them, as a share of what it would score if the
-# game ended now (a city completed scores twice that), and what a follower still in hand is worth
-# at the start of the game (it falls to nothing by the end). Tuned with benchmarks/ai.py.
-CITY_SHARE = 1.4
-OTHER_SHARE = 1.0
-FIELD_SHARE = 0.6
-END_SHARE = 1.0  # the expansions' end-of-game points (final_scoring), as they stand now
+# What a follower still in hand is worth at the start of the game, in points (it falls to nothing by
+# the end): the default of ``Weights.follower_in_hand``, kept as a name for the tests and benchmarks.
 FOLLOWER_IN_HAND = 1.5
+
+
+@dataclass(frozen=True)
+class Weights:
+    """How the computers value what a position holds beyond the scores (``holdings``). Tuned by
+    self-play (docs/BENCHMARKS.md); ``benchmarks/sprt.py`` plays other weights against these.
+
+    An open road or city is worth what it scores if completed (``Game.feature_value(root, False)``:
+    a city's double, an inn's or a cathedral's, a castle's bonus...) times the chance it is, and
+    what it scores unfinished at the end otherwise (``final``: an inn road nothing). The chance is
+    ``completion`` with one open edge, times ``per_open_edge`` for each further one, and falls to
+    nothing as the last ``late`` tiles are drawn; a field counts ``field_share`` of its points now,
+    rising to all of them over those tiles (at the end the holdings are the final scoring)."""
+
+    completion: float = 0.8
+    per_open_edge: float = 0.5
+    city_share: float = 1.0  # of an open city's unfinished points, beside its chance (before: 1.4, no chance)
+    field_share: float = 0.6
+    late: float = 20.0  # tiles left
+    end_share: float = 1.0  # the expansions' end-of-game points (final_scoring), as they stand now
+    follower_in_hand: float = FOLLOWER_IN_HAND
+    # kind -> what one in hand is worth, in plain followers in hand (other than it declares:
+    # ``FigureKind.hand_worth``); empty: as declared
+    hand: Mapping[str, float] = field(default_factory=dict)
+
+    @classmethod
+    def parse(cls, text: str) -> Weights:
+        """Weights from ``"completion=0.5,big=0"`` (a field by name, or a kind of figure's worth in
+        hand; the rest as by default); anything else is refused (ValueError)."""
+        from engine.expansions.registry import figure_kind
+
+        known = {f.name for f in fields(cls)} - {"hand"}
+        changes: dict[str, Any] = {}
+        hand: dict[str, float] = {}
+        for item in filter(None, (part.strip() for part in text.split(","))):
+            name, _, value = (part.strip() for part in item.partition("="))
+            if name in known:
+                changes[name] = float(value)
+            elif figure_kind(name) is not None:
+                hand[name] = float(value)
+            else:
+                raise ValueError(f"unknown weight {name!r}: a kind of figure or one of {', '.join(sorted(known))}")
+        return replace(cls(), hand=hand, **changes)
+
+
+DEFAULT_WEIGHTS = Weights()
 
 
 def feature_value(game: Game, root: int, final: bool) -> int:
@@ -51,18 +95,32 @@ def end_bonus(game: Game) -> list[int]:
         game.scores = kept
 
 
-def holdings(game: Game) -> list[float]:
+def holdings(game: Game, weights: Weights = DEFAULT_WEIGHTS) -> list[float]:
     """Each player's score plus what their figures are likely to bring: the open features they
-    hold, valued as the final scoring would count them (a share), the expansions' end-of-game
-    points and prospects, and the figures they still have in hand (``hand_worths``)."""
+    hold, each worth what it would score completed or at the end, by the chance it is completed
+    (``Weights``), the expansions' end-of-game points and prospects, and the figures they still
+    have in hand (``hand_worths``)."""
     board = game.board
     out = [float(s) for s in game.scores]
-    kinds, followers = board.kind, board.followers
+    kinds, followers, edges = board.kind, board.followers, board.open
     roots = board.figure_roots()
-    for root, value in zip(roots, game.feature_values(roots, True), strict=True):
+    values = game.feature_values(roots, True)
+    # (the last ``late`` tiles: the chances fall to nothing, the fields rise to their whole points)
+    early = min(1.0, game.bag_left / weights.late) if weights.late > 0 else 1.0
+    chance, per_edge = weights.completion * early, weights.per_open_edge
+    completed: dict[int, int] = {}  # open road or city -> what it scores completed
+    if chance:
+        open_roots = [root for root in roots if edges[root] and kinds[root] in CLOSABLE_KINDS]
+        completed = dict(zip(open_roots, game.feature_values(open_roots, False), strict=True))
+    field_share, city_share = 1.0 - (1.0 - weights.field_share) * early, weights.city_share
+    for root, value in zip(roots, values, strict=True):
         kind = kinds[root]
-        share = CITY_SHARE if kind == "city" else FIELD_SHARE if kind == "field" else OTHER_SHARE
-        points = value * share
+        if kind == "field":
+            points = value * field_share
+        else:  # (a cloister, a castle, or a closed feature: what it scores now)
+            points = value * city_share if kind == "city" else float(value)
+            if (done := completed.get(root)) is not None:  # (open: toward its points completed, by its chance)
+                points += chance * per_edge ** (edges[root] - 1) * (done - points)
         if points:
             figures = followers[root] or ()  # (never empty here: the roots with figures)
             if len(figures) == 1 and len(figures[0]) == 2:  # one plain follower: its owner holds it
@@ -72,21 +130,23 @@ def holdings(game: Game) -> list[float]:
                     out[p] += points
     if game.hooks("final_scoring"):
         for p, extra in enumerate(end_bonus(game)):
-            out[p] += END_SHARE * extra
+            out[p] += weights.end_share * extra
     for hook in game.hooks("prospects"):  # what no scoring counts yet: a builder's extra tiles
         for p, extra in enumerate(hook(game)):
             out[p] += extra
-    for p, worth in enumerate(hand_worths(game)):
-        out[p] += worth
+    for p, in_hand in enumerate(hand_worths(game, weights.hand, weights.follower_in_hand)):
+        out[p] += in_hand
     return out
 
 
-def hand_worths(game: Game, worths: Mapping[str, float] | None = None) -> list[float]:
-    """What each player's figures still in hand are worth: ``FOLLOWER_IN_HAND`` a plain follower
-    at the start of the game, falling to nothing by its end, and each other kind as many plain
-    followers as it declares (``FigureKind.hand_worth``: a big follower two), or as ``worths``
-    says (kind -> plain followers: ``benchmarks/sprt.py`` measures other worths)."""
-    left = FOLLOWER_IN_HAND * game.bag_left / max(1, len(game.bag))
+def hand_worths(
+    game: Game, worths: Mapping[str, float] | None = None, follower: float = FOLLOWER_IN_HAND
+) -> list[float]:
+    """What each player's figures still in hand are worth: ``follower`` a plain follower at the
+    start of the game, falling to nothing by its end, and each other kind as many plain followers
+    as it declares (``FigureKind.hand_worth``: a big follower two), or as ``worths`` says (kind ->
+    plain followers: ``benchmarks/sprt.py`` measures other worths)."""
+    left = follower * game.bag_left / max(1, len(game.bag))
     kinds = game.figure_kinds
     if len(kinds) == 1 and not worths:  # (the plain follower only)
         return [left * supply for supply in game.supply]
@@ -104,9 +164,9 @@ def lead(values: Sequence[float], me: int) -> float:
     return values[me] - (max(others) if others else 0.0)
 
 
-def standing(game: Game, me: int) -> float:
+def standing(game: Game, me: int, weights: Weights = DEFAULT_WEIGHTS) -> float:
     """My holdings minus the best other player's."""
-    return lead(holdings(game), me)
+    return lead(holdings(game, weights), me)
 
 
 def margin(game: Game, me: int) -> float:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from engine.ai.evaluation import figure_value, margin, standing
+from engine.ai.evaluation import DEFAULT_WEIGHTS, Weights, figure_value, margin, standing
 from engine.game import Game
 
 Move = dict[str, Any]
@@ -175,17 +175,26 @@ class OneMove:
     holds after it (``standing``: the scores, the open features each player holds, the expansions'
     end-of-game points and the followers in hand), a placement with its best figure choice.
     ``easy`` (``plain``): by the score alone and a rule of thumb for figures, one move at a time,
-    and ``noise`` makes it miss now and then."""
+    and ``noise`` makes it miss now and then. ``weights``: how ``standing`` values what a position
+    holds (``benchmarks/sprt.py`` plays normal with other weights)."""
 
-    def __init__(self, seed: int, noise: float = 0.0, farmers: bool = True, plain: bool = False) -> None:
+    def __init__(
+        self,
+        seed: int,
+        noise: float = 0.0,
+        farmers: bool = True,
+        plain: bool = False,
+        weights: Weights = DEFAULT_WEIGHTS,
+    ) -> None:
         self.rng = random.Random(seed)
-        self.noise, self.farmers, self.plain = noise, farmers, plain
+        self.noise, self.farmers, self.plain, self.weights = noise, farmers, plain, weights
 
     def values(self, game: Game) -> list[tuple[float, Move]]:
         me = game.actor
         view = determinized(game, self.rng)
         if not self.plain:
-            return turn_values(view, standing)
+            weights = self.weights
+            return turn_values(view, standing if weights is DEFAULT_WEIGHTS else lambda g, p: standing(g, p, weights))
         out = []
         base = margin(view, me)
         for move in candidates(view):

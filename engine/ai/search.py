@@ -33,7 +33,7 @@ import time
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from engine.ai.evaluation import margin, standing
+from engine.ai.evaluation import DEFAULT_WEIGHTS, Weights, margin, standing
 from engine.ai.players import PLACEMENTS, Bag, Planner, candidates, clone, figure_step_after
 from engine.game import Game
 from engine.moves import IllegalMove
@@ -64,19 +64,27 @@ class Settings:
     # normal saw wherever listing takes longer: 250-280 ms at the 90th percentile of the expansion
     # families' decisions), and the budget buys the play-outs beyond.
     listing_share: float = math.inf
+    weights: Weights = DEFAULT_WEIGHTS  # how every position judged is valued (``evaluation.Weights``)
 
     @classmethod
     def parse(cls, text: str) -> Settings:
-        """Settings from ``"depth=1,policy_sample=6"`` (the others as by default)."""
+        """Settings from ``"depth=1,policy_sample=6,completion=0.5"`` (the others as by default; a
+        name that is no setting is one of the ``Weights``, see ``Weights.parse``)."""
         changes: dict[str, Any] = {}
-        known = {f.name: f.type for f in fields(cls)}
+        known = {f.name: f.type for f in fields(cls) if f.name != "weights"}
+        weighed = []
         for item in filter(None, (part.strip() for part in text.split(","))):
             name, _, value = item.partition("=")
             name = name.strip()
-            if name not in known:
-                raise ValueError(f"unknown search setting {name!r}: one of {', '.join(known)}")
-            changes[name] = int(value) if known[name] == "int" else float(value)
-        return replace(cls(), **changes)
+            if name in known:
+                changes[name] = int(value) if known[name] == "int" else float(value)
+            else:
+                weighed.append(item)
+        try:
+            weights = Weights.parse(",".join(weighed))
+        except ValueError as error:
+            raise ValueError(f"{error}; or a search setting: one of {', '.join(known)}") from None
+        return replace(cls(), weights=weights, **changes)
 
 
 DEFAULT = Settings()
@@ -93,7 +101,7 @@ def policy_step(world: Game, rng: random.Random | None = None, settings: Setting
     ``policy_width`` of them weighed with their best figure choice; any other step, its move with
     the best standing. Returns the position after its move (a placement with its figure: two
     moves) and the moves; ``world`` itself is not changed."""
-    actor = world.actor
+    actor, weights = world.actor, settings.weights
     ranked: list[tuple[float, int, Move, Game]] = []
     moves = candidates(world)
     if rng is not None and len(moves) > settings.policy_sample:
@@ -101,7 +109,7 @@ def policy_step(world: Game, rng: random.Random | None = None, settings: Setting
     for n, move in enumerate(moves):
         after = clone(world)
         after.apply(move)
-        ranked.append((standing(after, actor), n, move, after))
+        ranked.append((standing(after, actor, weights), n, move, after))
     if len(ranked) == 1:
         return ranked[0][3], [ranked[0][2]]
     ranked.sort(key=lambda r: (-r[0], r[1]))
@@ -116,17 +124,17 @@ def policy_step(world: Game, rng: random.Random | None = None, settings: Setting
         for figure in after.legal_moves():
             end = clone(after)
             end.apply(figure)
-            value = standing(end, actor)
+            value = standing(end, actor, weights)
             if value > best:
                 best, best_state, best_moves = value, end, [move, figure]
     return best_state, best_moves
 
 
-def finish_turn(world: Game, actor: int, turn: int) -> tuple[Game, list[Move]]:
+def finish_turn(world: Game, actor: int, turn: int, settings: Settings = DEFAULT) -> tuple[Game, list[Move]]:
     """The rest of ``actor``'s decision played by the policy: the position after it, and the moves."""
     moves: list[Move] = []
     while not decided(world, actor, turn):
-        world, played = policy_step(world)
+        world, played = policy_step(world, None, settings)
         moves += played
     return world, moves
 
@@ -146,6 +154,7 @@ class Options:
     def __init__(self, view: Game, rng: random.Random, settings: Settings = DEFAULT) -> None:
         self.view, self.rng, self.settings = view, rng, settings
         self.me, self.turn = view.actor, view.turn
+        self.weights = settings.weights
         self.admitted: list[tuple[float, list[Move]]] = []
         self.listed = 0  # complete sequences listed so far
         self._waiting: list[tuple[float, int, list[Move], Game | None]] = []  # (-prior, order, moves, to expand)
@@ -154,11 +163,11 @@ class Options:
             after = clone(view)
             after.apply(move)
             if move["type"] == "draw":
-                self._push(draw_prior(view, move, rng, settings.draw_samples), [move], None)
+                self._push(draw_prior(view, move, rng, settings), [move], None)
             elif decided(after, self.me, self.turn):
-                self._push(standing(after, self.me), [move], None)
+                self._push(standing(after, self.me, self.weights), [move], None)
             else:
-                self._push(standing(after, self.me) + settings.allowance, [move], after)
+                self._push(standing(after, self.me, self.weights) + settings.allowance, [move], after)
 
     @property
     def exhausted(self) -> bool:
@@ -197,8 +206,8 @@ class Options:
         for second in candidates(after):
             end = clone(after)
             end.apply(second)
-            end, rest = finish_turn(end, self.me, self.turn)
-            self._push(standing(end, self.me), [first, second, *rest], None)
+            end, rest = finish_turn(end, self.me, self.turn, self.settings)
+            self._push(standing(end, self.me, self.weights), [first, second, *rest], None)
 
     def every(self) -> list[tuple[float, list[Move]]]:
         """Every option, best prior first (the whole list: for tests)."""
@@ -206,18 +215,18 @@ class Options:
         return self.admitted
 
 
-def draw_prior(view: Game, draw: Move, rng: random.Random, samples: int = DEFAULT.draw_samples) -> float:
-    """What drawing is worth at the end of the turn: the mean, over ``samples`` sampled bags,
-    of the standing after the drawn tile is played as the policy plays it."""
+def draw_prior(view: Game, draw: Move, rng: random.Random, settings: Settings = DEFAULT) -> float:
+    """What drawing is worth at the end of the turn: the mean, over ``settings.draw_samples``
+    sampled bags, of the standing after the drawn tile is played as the policy plays it."""
     me, turn = view.actor, view.turn
     bag = Bag(view)
     total = 0.0
-    for _ in range(samples):
+    for _ in range(settings.draw_samples):
         world = bag.deal(view, rng)
         world.apply(draw)
-        world, _moves = finish_turn(world, me, turn)
-        total += standing(world, me)
-    return total / samples
+        world, _moves = finish_turn(world, me, turn, settings)
+        total += standing(world, me, settings.weights)
+    return total / settings.draw_samples
 
 
 class Search(Planner):
@@ -335,6 +344,6 @@ class Search(Planner):
         what it holds; the final margin if the game ends first."""
         while not world.finished:
             if world.turn >= horizon:
-                return standing(world, me)
+                return standing(world, me, self.settings.weights)
             world, _moves = policy_step(world, coin, self.settings)
         return margin(world, me)
