@@ -252,6 +252,23 @@ def test_an_open_inn_road_is_worth_the_inns_price_by_its_chance():
     assert held == pytest.approx(weights.completion * weights.per_open_edge * 4)
 
 
+def test_normal_takes_an_inn_road_the_old_valuation_left_alone():
+    """With the inn's road worth nothing to it until completed, normal drew the inn tile, extended the
+    start road and kept its follower; valued by its chance, the road gets a follower (every seed)."""
+    from engine.ai.evaluation import Weights
+    from engine.ai.players import OneMove
+
+    pool = ["inns.inn_straight"] + ["base.U", "base.V", "base.E", "base.B", "base.K", "base.L"] * 3
+    for seed in range(4):
+        figures = {}
+        for name, weights in (("now", Weights()), ("old", Weights.parse("city_share=1.4,completion=0,late=0"))):
+            game = Game(["Ann", "Bob"], ["base", "inns"], pool=pool)
+            normal = OneMove(seed, weights=weights)
+            game.apply(normal.choose(game))
+            figures[name] = normal.choose(game)
+        assert figures == {"now": {"type": "meeple", "at": "road:E"}, "old": {"type": "pass"}}, seed
+
+
 def test_a_field_counts_all_its_points_once_the_bag_is_empty():
     """A field counts ``field_share`` of its points while the bag is full, all of them once it is
     empty (the holdings are then the final scoring)."""
