@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from engine.board import CLOSABLE_KINDS
+from engine.expansions.registry import figure_kind
 from engine.game import Game
 
 Move = dict[str, Any]
@@ -54,8 +55,6 @@ class Weights:
     def parse(cls, text: str) -> Weights:
         """Weights from ``"completion=0.5,big=0"`` (a field by name, or a kind of figure's worth in
         hand; the rest as by default); anything else is refused (ValueError)."""
-        from engine.expansions.registry import figure_kind
-
         known = {f.name for f in fields(cls)} - {"hand"}
         changes: dict[str, Any] = {}
         hand: dict[str, float] = {}

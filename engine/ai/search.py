@@ -154,7 +154,6 @@ class Options:
     def __init__(self, view: Game, rng: random.Random, settings: Settings = DEFAULT) -> None:
         self.view, self.rng, self.settings = view, rng, settings
         self.me, self.turn = view.actor, view.turn
-        self.weights = settings.weights
         self.admitted: list[tuple[float, list[Move]]] = []
         self.listed = 0  # complete sequences listed so far
         self._waiting: list[tuple[float, int, list[Move], Game | None]] = []  # (-prior, order, moves, to expand)
@@ -165,9 +164,9 @@ class Options:
             if move["type"] == "draw":
                 self._push(draw_prior(view, move, rng, settings), [move], None)
             elif decided(after, self.me, self.turn):
-                self._push(standing(after, self.me, self.weights), [move], None)
+                self._push(standing(after, self.me, settings.weights), [move], None)
             else:
-                self._push(standing(after, self.me, self.weights) + settings.allowance, [move], after)
+                self._push(standing(after, self.me, settings.weights) + settings.allowance, [move], after)
 
     @property
     def exhausted(self) -> bool:
@@ -207,7 +206,7 @@ class Options:
             end = clone(after)
             end.apply(second)
             end, rest = finish_turn(end, self.me, self.turn, self.settings)
-            self._push(standing(end, self.me, self.weights), [first, second, *rest], None)
+            self._push(standing(end, self.me, self.settings.weights), [first, second, *rest], None)
 
     def every(self) -> list[tuple[float, list[Move]]]:
         """Every option, best prior first (the whole list: for tests)."""
