@@ -1,6 +1,6 @@
 """``python -m benchmarks.sprt --settings "depth=1" [--against "" | --against-level normal] [--family F]
-[--seconds 0.25] [--elo0 0 --elo1 30]``: is a change to hard's search an improvement? Self-play under a
-sequential probability ratio test, as engine projects tune their search.
+[--seconds 0.25] [--against-seconds S] [--elo0 0 --elo1 30]``: is a change to hard's search an
+improvement? Self-play under a sequential probability ratio test, as engine projects tune their search.
 
 Hard with ``--settings`` (``engine.ai.search.Settings.parse``: the knobs changed from the defaults)
 plays hard with ``--against`` (the defaults when empty), or the level ``--against-level``, in pairs
@@ -11,6 +11,7 @@ the generalized SPRT's log-likelihood ratio of "the change is worth ``--elo1``" 
 stops when it leaves ``[log(beta / (1 - alpha)), log((1 - beta) / alpha)]`` (not before ``--min-pairs``),
 or after ``--max-pairs`` or ``--minutes``, or when it is stopped (Ctrl-C or a plain ``kill``: it sums
 up the pairs played). ``--first-pair N`` starts at another seed, for a fresh test of the same change.
+``--against-seconds`` gives the other player another budget (does more time buy strength?).
 ``--settings`` may change the evaluation's weights too (``engine.ai.evaluation.Weights``:
 ``completion=0.5``). ``--tested SPEC`` plays another player than hard with settings: ``normal:WEIGHTS``
 is normal with those weights (``normal:completion=0.5``; a kind of figure by name is its worth in
@@ -39,7 +40,7 @@ from engine.ai.players import OneMove
 from engine.ai.search import Search, Settings
 from engine.expansions.families import NAMED_FAMILIES
 
-Job = tuple[str, str, str, str, int, float]
+Job = tuple[str, str, str, str, int, float, float]
 VARIANCE_FLOOR = 0.01  # of the pairs' scores: pairs all alike so far (say, each a win and a loss) have none
 
 
@@ -76,7 +77,7 @@ def _player(spec: str, seed: int, seconds: float) -> Any:
 
 def play_pair(job: Job) -> tuple[float, float]:
     """Both games of one seed (each player first once): (the tested player's mean score, mean margin)."""
-    tested, other, family, label, pair, seconds = job
+    tested, other, family, label, pair, seconds, other_seconds = job
     seed = 5000 + pair  # (the pair's number, from --first-pair on)
     score = margin = 0.0
     for tested_first in (True, False):
@@ -84,7 +85,7 @@ def play_pair(job: Job) -> tuple[float, float]:
         game = Game(names, NAMED_FAMILIES[family], seed=seed)
         players = {
             "T": _player(tested, player_seed(label, pair, "T" if tested_first else "t"), seconds),
-            "O": _player(other, player_seed(label, pair, "O" if tested_first else "o"), seconds),
+            "O": _player(other, player_seed(label, pair, "O" if tested_first else "o"), other_seconds),
         }
         while not game.finished:
             game.apply(players[game.players[game.actor]].choose(game))
@@ -108,6 +109,9 @@ def main() -> None:
     parser.add_argument("--against-level", default=None, help="play this level (normal, greedy...) instead")
     parser.add_argument("--family", default="base", choices=list(NAMED_FAMILIES))
     parser.add_argument("--seconds", type=float, default=0.25, help="each search's seconds a decision")
+    parser.add_argument(
+        "--against-seconds", type=float, default=None, help="the other player's seconds (default: --seconds)"
+    )
     parser.add_argument("--elo0", type=float, default=0.0)
     parser.add_argument("--elo1", type=float, default=30.0)
     parser.add_argument("--alpha", type=float, default=0.05)
@@ -119,6 +123,7 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=2)
     args = parser.parse_args()
     tested = args.tested or f"hard:{args.settings}"
+    other_seconds = args.seconds if args.against_seconds is None else args.against_seconds
     other = args.against_level or f"hard:{args.against}"
     for spec in (tested, other):
         try:
@@ -126,10 +131,12 @@ def main() -> None:
         except ValueError as error:
             parser.error(str(error))
     label = f"sprt|{tested}|{other}|{args.family}|{args.seconds}"
+    if other_seconds != args.seconds:  # (the label seeds the players: an equal budget keeps the old seeds)
+        label += f"|{other_seconds}"
     lower = math.log(args.beta / (1 - args.alpha))
     upper = math.log((1 - args.beta) / args.alpha)
     numbers = range(args.first_pair, args.first_pair + args.max_pairs)
-    jobs: list[Job] = [(tested, other, args.family, label, pair, args.seconds) for pair in numbers]
+    jobs: list[Job] = [(tested, other, args.family, label, pair, args.seconds, other_seconds) for pair in numbers]
     pairs: list[float] = []
     margins: list[float] = []
     verdict, ratio = "none yet", 0.0
@@ -165,7 +172,8 @@ def main() -> None:
     half = 1.96 * statistics.pstdev(pairs) / math.sqrt(n) if n > 1 else 0.5
     low, high = max(0.0, mean - half), min(1.0, mean + half)
     spread = 1.96 * statistics.pstdev(margins) / math.sqrt(n) if n > 1 else 0.0
-    print(f"{tested} vs {other}, {args.family}, {args.seconds:g} s a decision, elo0 {args.elo0:g} elo1 {args.elo1:g}")
+    budgets = f"{args.seconds:g} s" + ("" if other_seconds == args.seconds else f" against {other_seconds:g} s")
+    print(f"{tested} vs {other}, {args.family}, {budgets} a decision, elo0 {args.elo0:g} elo1 {args.elo1:g}")
     print(
         f"{n} pairs ({2 * n} games, {time.perf_counter() - start:.0f} s): score {100 * mean:.1f}% "
         f"[{100 * low:.1f}, {100 * high:.1f}], Elo {elo_of(mean):+.0f} [{elo_of(low):+.0f}, {elo_of(high):+.0f}], "
