@@ -187,7 +187,7 @@ class TileType:
 
 
 #: one more than the largest packed demand a cell can have (4 directions x 5 terrains, 0: no neighbour)
-_KEY_SPACE = 1 + (RIVER | RIVER << 3 | RIVER << 6 | RIVER << 9)
+KEY_SPACE = 1 + (RIVER | RIVER << 3 | RIVER << 6 | RIVER << 9)
 #: a fit table: packed demand -> rotations (a tuple indexed by the demand: looking up every
 #: frontier cell is the inner loop of listing placements, and indexing is cheaper than a dict
 #: lookup)
@@ -209,8 +209,8 @@ def _fit_tables(edges: tuple[int, int, int, int], distinct_rots: tuple[int, ...]
             rots = fitting.get(key, ())
             if 90 * q not in rots:
                 fitting[key] = rots + (90 * q,)
-    every: list[tuple[int, ...]] = [()] * _KEY_SPACE
-    distinct: list[tuple[int, ...]] = [()] * _KEY_SPACE
+    every: list[tuple[int, ...]] = [()] * KEY_SPACE
+    distinct: list[tuple[int, ...]] = [()] * KEY_SPACE
     for key, rots in fitting.items():
         every[key] = rots
         distinct[key] = tuple(r for r in rots if r in distinct_rots)

@@ -195,7 +195,9 @@ def test_the_evaluation_sees_the_expansions_scoring(trial_set):
     from engine.ai.evaluation import FOLLOWER_IN_HAND, Weights, feature_value, holdings
 
     pool = ["base.E", "base.U", "base.V"]
-    always = Weights(late=0)  # (no fall: the chance as with a full bag)
+    # (no fall: the chance as with a full bag; and the open cells not looked at: the city's ends on a
+    # hole with these tiles, see test_a_city_that_ends_on_a_hole_keeps_none_of_its_chance)
+    always, falling = Weights(late=0, scarce=0), Weights(scarce=0)
     for sets in (["base"], ["base", trial_set]):
         game = Game(["Ann", "Bob"], sets, pool=pool)
         game.apply({"type": "tile", "x": 0, "y": 1, "rot": 180})  # (a city cap facing away from the start tile)
@@ -208,11 +210,11 @@ def test_the_evaluation_sees_the_expansions_scoring(trial_set):
         if sets == ["base"]:
             assert feature_value(game, root, True) == 1
             assert holdings(game, always) == pytest.approx([in_hand[0] + chance * 2 + (1 - chance) * 1, in_hand[1]])
-            assert holdings(game) == pytest.approx([in_hand[0] + late * 2 + (1 - late) * 1, in_hand[1]])
+            assert holdings(game, falling) == pytest.approx([in_hand[0] + late * 2 + (1 - late) * 1, in_hand[1]])
         else:
             assert feature_value(game, root, True) == 0
             assert holdings(game, always) == pytest.approx([in_hand[0] + 5 + chance * 2, in_hand[1]])
-            assert holdings(game) == pytest.approx([in_hand[0] + 5 + late * 2, in_hand[1]])
+            assert holdings(game, falling) == pytest.approx([in_hand[0] + 5 + late * 2, in_hand[1]])
             assert game.scores == [0, 0]  # valuing the end-of-game scoring changed nothing
 
 
@@ -222,11 +224,11 @@ def test_an_open_city_is_worth_less_the_more_edges_it_has_open():
     unfinished and 2 completed."""
     from engine.ai.evaluation import Weights, holdings
 
-    weights = Weights(late=0)  # (the chance as with a full bag)
+    weights = Weights(late=0, scarce=0)  # (the chance as with a full bag, whatever fits the open cells)
     held = {}
     # (the cap's city faces south; the corner's south and east)
     for tile, at in (("base.E", "city:S"), ("base.N", "city:S")):
-        game = Game(["Ann", "Bob"], ["base"], pool=[tile, "base.U", "base.V"])
+        game = Game(["Ann", "Bob"], ["base"], pool=[tile, "base.E", "base.U"])
         game.apply({"type": "tile", "x": 0, "y": 1, "rot": 180})
         game.apply({"type": "meeple", "at": at})
         root = game.board.find(game.node_at(0, 1, at))
@@ -236,13 +238,61 @@ def test_an_open_city_is_worth_less_the_more_edges_it_has_open():
     assert held == pytest.approx({1: chance * (2 - 1), 2: chance * weights.per_open_edge * (2 - 1)})
 
 
+def test_a_city_that_ends_on_a_hole_keeps_none_of_its_chance():
+    """A cell whose neighbours demand edges no tile left has (here a city edge, with only roads in the
+    bag) is a hole: the city that ends on it can never be completed, so it is worth what it scores
+    unfinished. With a cap left (in hand) the same cell is scarce, one tile fits it, and the city
+    keeps 1 / ``scarce`` of its chance. The start tile's city, open to the north, is in the same case,
+    and its road is scarce (the straight road and the curve fit its ends, the cap not)."""
+    from engine.ai.evaluation import Weights, holdings
+    from engine.holes import holes, scarce_roots
+
+    weights = Weights(late=0)
+    chance_term = {}
+    for left in (["base.U", "base.V"], ["base.E", "base.U"]):
+        game = Game(["Ann", "Bob"], ["base"], pool=["base.E", *left])
+        game.apply({"type": "tile", "x": 0, "y": 1, "rot": 180})  # (a cap whose city faces south)
+        game.apply({"type": "meeple", "at": "city:S"})
+        cap = game.board.find(game.node_at(0, 1, "city:S"))
+        start = game.board.find(game.node_at(0, 0, "city:N"))
+        road = game.board.find(game.node_at(0, 0, "road:E"))  # (the start tile's: U and V fit its ends, E not)
+        copies = 0 if left == ["base.U", "base.V"] else 1
+        assert sorted(holes(game)) == ([(0, -1), (0, 2)] if copies == 0 else [])
+        assert scarce_roots(game, 12) == {cap: copies, start: copies, road: 2 if copies == 0 else 1}
+        assert scarce_roots(game, 1) == ({cap: 0, start: 0} if copies == 0 else {})
+        chance_term[left[0]] = holdings(game, weights)[0] - holdings(game, replace(weights, completion=0.0))[0]
+        ignored = replace(weights, scarce=0.0)  # (the open cells not looked at: the chance of one open edge)
+        assert holdings(game, ignored)[0] - holdings(game, replace(ignored, completion=0.0))[0] == pytest.approx(
+            weights.completion * (2 - 1)
+        )
+    assert chance_term == pytest.approx({"base.U": 0.0, "base.E": weights.completion / weights.scarce * (2 - 1)})
+
+
+def test_holes_are_found_from_which_tiles_are_left_never_their_order():
+    """The same position with the undrawn tiles in another order has the same holes (a tile in
+    hand counts as left until it is placed)."""
+    from engine.holes import holes
+
+    found = set()
+    for seed in range(6):
+        game = Game(["Ann", "Bob"], ["base"], seed=0)
+        player = RandomPlayer(0)
+        while game.turn < 40:
+            game.apply(player.choose(game))
+        rest = game.bag[game.bag_pos :]
+        random.Random(seed).shuffle(rest)
+        game.bag[game.bag_pos :] = rest
+        found.add(tuple(sorted(holes(game))))
+    assert found == {((-3, 1), (-1, 2), (2, -1), (3, 3))}
+
+
 def test_an_open_inn_road_is_worth_the_inns_price_by_its_chance():
     """An inn road scores nothing unfinished at the end and twice its tiles completed: the
     computers value it by the chance it is completed (it used to be worth nothing to them until
     completed), with no code of the inns' in the evaluation."""
     from engine.ai.evaluation import Weights, holdings
 
-    weights = Weights(late=0)
+    weights = Weights(late=0, scarce=0)  # (two tiles left: each open cell is scarce, see the test above)
     game = Game(["Ann", "Bob"], ["base", "inns"], pool=["inns.inn_straight", "base.U", "base.V"])
     game.apply({"type": "tile", "x": 1, "y": 0, "rot": 0})  # (the inn's road joins the start tile's, open both ways)
     game.apply({"type": "meeple", "at": "road:E"})

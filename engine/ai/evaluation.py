@@ -13,6 +13,7 @@ or a follower on a crown space is seen like a follower."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
@@ -20,6 +21,7 @@ from typing import Any
 from engine.board import CLOSABLE_KINDS
 from engine.expansions.registry import figure_kind
 from engine.game import Game
+from engine.holes import scarce_roots
 
 Move = dict[str, Any]
 
@@ -38,13 +40,19 @@ class Weights:
     what it scores unfinished at the end otherwise (``final``: an inn road nothing). The chance is
     ``completion`` with one open edge, times ``per_open_edge`` for each further one, and falls to
     nothing as the last ``late`` tiles are drawn; a field counts ``field_share`` of its points now,
-    rising to all of them over those tiles (at the end the holdings are the final scoring)."""
+    rising to all of them over those tiles (at the end the holdings are the final scoring). A road or
+    city whose scarcest open cell few of the tiles left fit keeps a part of its chance (``scarce``),
+    none when it ends on a hole, a cell nothing left fits (``engine.holes``)."""
 
     completion: float = 0.8
     per_open_edge: float = 0.5
     city_share: float = 1.0  # of an open city's unfinished points, beside its chance (before: 1.4, no chance)
     field_share: float = 0.6
     late: float = 20.0  # tiles left
+    # A road or city whose scarcest open cell only n < ``scarce`` of the tiles left fit keeps n /
+    # ``scarce`` of its chance (``engine.holes``; none on a hole, which nothing left fits); 0: the
+    # open cells are not looked at
+    scarce: float = 12.0
     end_share: float = 1.0  # the expansions' end-of-game points (final_scoring), as they stand now
     follower_in_hand: float = FOLLOWER_IN_HAND
     # kind -> what one in hand is worth, in plain followers in hand (other than it declares:
@@ -108,9 +116,12 @@ def holdings(game: Game, weights: Weights = DEFAULT_WEIGHTS) -> list[float]:
     early = min(1.0, game.bag_left / weights.late) if weights.late > 0 else 1.0
     chance, per_edge = weights.completion * early, weights.per_open_edge
     completed: dict[int, int] = {}  # open road or city -> what it scores completed
+    scarce: dict[int, int] = {}  # open road or city -> the tiles left that fit its scarcest open cell
     if chance:
         open_roots = [root for root in roots if edges[root] and kinds[root] in CLOSABLE_KINDS]
         completed = dict(zip(open_roots, game.feature_values(open_roots, False), strict=True))
+        if open_roots and weights.scarce > 0:
+            scarce = scarce_roots(game, math.ceil(weights.scarce))
     field_share, city_share = 1.0 - (1.0 - weights.field_share) * early, weights.city_share
     for root, value in zip(roots, values, strict=True):
         kind = kinds[root]
@@ -119,7 +130,10 @@ def holdings(game: Game, weights: Weights = DEFAULT_WEIGHTS) -> list[float]:
         else:  # (a cloister, a castle, or a closed feature: what it scores now)
             points = value * city_share if kind == "city" else float(value)
             if (done := completed.get(root)) is not None:  # (open: toward its points completed, by its chance)
-                points += chance * per_edge ** (edges[root] - 1) * (done - points)
+                odds = chance * per_edge ** (edges[root] - 1)
+                if (copies := scarce.get(root)) is not None:
+                    odds *= copies / weights.scarce
+                points += odds * (done - points)
         if points:
             figures = followers[root] or ()  # (never empty here: the roots with figures)
             if len(figures) == 1 and len(figures[0]) == 2:  # one plain follower: its owner holds it

@@ -1,0 +1,134 @@
+"""Holes and scarce cells: how many of the tiles left could fill an open cell.
+
+A cell whose placed neighbours demand a mix of edges that none of the undrawn tiles (nor the tile in
+hand) has is a **hole**: it can never be filled, so a road or city that ends on it can never be
+completed (players make such holes to block a rival's city). A cell that only a copy or two of the
+tiles left could fill is **scarce**: the feature that ends on it will probably stay open. The
+computer players weigh an open road's or city's chance of completion by its scarcest open cell
+(``engine.ai.evaluation``). Counted from which tiles are left, never their order, and by the tiles'
+edges alone: a rule that forbids a placement the edges allow (the river's) is not consulted, and a
+multi-cell tile counts for a cell one of its cells matches, the rest of it unchecked (so a cell is
+called a hole only when nothing left can have its edges).
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from engine.catalog import TILE_TYPES
+from engine.tiles import CITY, DX, DY, KEY_SPACE, ROAD, TileType
+
+if TYPE_CHECKING:
+    from engine.game import Game
+
+Cell = tuple[int, int]
+#: packed demand -> (step x, step y, the neighbour's direction facing back) of each side on which it
+#: demands a road or a city
+_CLOSABLE_SIDES = tuple(
+    tuple((DX[d], DY[d], (d + 2) % 4) for d in range(4) if (key >> (3 * d)) & 7 in (ROAD, CITY))
+    for key in range(KEY_SPACE)
+)
+
+
+@functools.cache
+def _fillable_by(tile: TileType) -> int:
+    """The packed demands (``engine.tiles.edge_key``) that ``tile``'s edges meet, as bits of an int: a
+    single-cell tile at some rotation, a multi-cell tile by any of its cells."""
+    if not tile.multi_cell:
+        return sum(1 << key for key, rots in enumerate(tile.fit_tables()[0]) if rots)
+    bits = 0
+    for rotated in tile.rotations:
+        for terrain in rotated.packed_terrain:
+            for key in range(1, KEY_SPACE):
+                # (a tile cell meets a demand when every demanded direction has its terrain)
+                if terrain & ((key | key >> 1 | key >> 2) & 0o1111) * 7 == key:
+                    bits |= 1 << key
+    return bits
+
+
+@functools.lru_cache(maxsize=512)
+def _fitting(tile_ids: frozenset[str]) -> tuple[tuple[str, ...], ...]:
+    """Packed demand -> which of ``tile_ids`` meet it (a table: every open cell of every position the
+    computers judge looks itself up; the tiles left change a few times a game)."""
+    bits = {tile_id: _fillable_by(TILE_TYPES[tile_id]) for tile_id in sorted(tile_ids)}
+    return tuple(tuple(t for t, fits in bits.items() if fits >> key & 1) for key in range(KEY_SPACE))
+
+
+def tiles_left(game: Game) -> Counter[str]:
+    """The tiles that may still be placed, by id: the undrawn ones and the one in hand until it is placed."""
+    return _supply(*_left_key(game)).left
+
+
+def _left_key(game: Game) -> tuple[tuple[str, ...], str | None]:
+    return tuple(game.bag[game.bag_pos :]), game.drawn.id if game.drawn is not None and game.step == "tile" else None
+
+
+class _Supply:
+    """What the tiles left fit: ``copies(key)``, how many of them meet the packed demand ``key``,
+    counted once per demand."""
+
+    __slots__ = ("left", "_fitting", "_counted")
+
+    def __init__(self, undrawn: tuple[str, ...], in_hand: str | None) -> None:
+        self.left = Counter(undrawn)
+        if in_hand is not None:
+            self.left[in_hand] += 1
+        self._fitting = _fitting(frozenset(self.left))
+        self._counted: dict[int, int] = {}
+
+    def copies(self, key: int) -> int:
+        found = self._counted.get(key)
+        if found is None:
+            left = self.left
+            found = self._counted[key] = sum(left[t] for t in self._fitting[key])
+        return found
+
+
+@functools.lru_cache(maxsize=64)
+def _supply(undrawn: tuple[str, ...], in_hand: str | None) -> _Supply:
+    # (by the undrawn tiles in their order: every position a look-ahead judges from one position of
+    # one shuffled bag shares it, and the order is only a key here, never read)
+    return _Supply(undrawn, in_hand)
+
+
+def supply(game: Game) -> dict[Cell, int]:
+    """Each open cell with how many of the tiles left fit it by their edges (0: a hole)."""
+    copies = _supply(*_left_key(game)).copies
+    return {cell: copies(key) for cell, key in game.board.frontier.items()}
+
+
+def holes(game: Game) -> list[Cell]:
+    """The open cells no tile left fits: none can ever be filled."""
+    return [cell for cell, copies in supply(game).items() if not copies]
+
+
+def scarce_roots(game: Game, limit: int) -> dict[int, int]:
+    """The roads and cities that end on a cell fewer than ``limit`` of the tiles left fit: root ->
+    how many fit its scarcest open cell (0: it ends on a hole and can never be completed)."""
+    # (the position's cache, Game.scratch: a copy starts without it, and a move or a draw changes the key)
+    cache_key = ("scarce roots", limit, len(game.moves), game.bag_pos, game.step)
+    found = game.scratch.get(cache_key)
+    if found is not None:
+        return found
+    copies_of = _supply(*_left_key(game)).copies
+    board = game.board
+    cells, find, sides_of = board.cells, board.find, _CLOSABLE_SIDES
+    found = {}
+    for (x, y), key in board.frontier.items():
+        sides = sides_of[key]
+        if not sides:
+            continue
+        copies = copies_of(key)
+        if copies >= limit:
+            continue
+        for dx, dy, facing in sides:
+            _placement, first, info = cells[(x + dx, y + dy)]
+            segment = info[4][facing]  # (the neighbour's road or city edge facing this cell)
+            if segment >= 0:
+                root = find(first + segment)
+                if copies < found.get(root, limit):
+                    found[root] = copies
+    game.scratch[cache_key] = found
+    return found
