@@ -48,17 +48,17 @@ def _fillable_by(tile: TileType) -> int:
     return bits
 
 
-@functools.lru_cache(maxsize=512)
-def _fitting(tile_ids: frozenset[str]) -> tuple[tuple[str, ...], ...]:
-    """Packed demand -> which of ``tile_ids`` meet it (a table: every open cell of every position the
-    computers judge looks itself up; the tiles left change a few times a game)."""
-    bits = {tile_id: _fillable_by(TILE_TYPES[tile_id]) for tile_id in sorted(tile_ids)}
-    return tuple(tuple(t for t, fits in bits.items() if fits >> key & 1) for key in range(KEY_SPACE))
+@functools.cache
+def _fit_table(tile_id: str) -> bytes:
+    """Packed demand -> 1 when the tile ``tile_id``'s edges meet it (see ``_fillable_by``): a table,
+    since every open cell of every position the computers judge looks itself up."""
+    bits = _fillable_by(TILE_TYPES[tile_id])
+    return bytes(bits >> key & 1 for key in range(KEY_SPACE))
 
 
 def tiles_left(game: Game) -> Counter[str]:
     """The tiles that may still be placed, by id: the undrawn ones and the one in hand until it is placed."""
-    return _supply(*_left_key(game)).left
+    return Counter(_supply(*_left_key(game)).left)
 
 
 def _left_key(game: Game) -> tuple[tuple[str, ...], str | None]:
@@ -69,20 +69,19 @@ class _Supply:
     """What the tiles left fit: ``copies(key)``, how many of them meet the packed demand ``key``,
     counted once per demand."""
 
-    __slots__ = ("left", "_fitting", "_counted")
+    __slots__ = ("left", "_tables", "_counted")
 
     def __init__(self, undrawn: tuple[str, ...], in_hand: str | None) -> None:
         self.left = Counter(undrawn)
         if in_hand is not None:
             self.left[in_hand] += 1
-        self._fitting = _fitting(frozenset(self.left))
+        self._tables = [(copies, _fit_table(tile_id)) for tile_id, copies in self.left.items()]
         self._counted: dict[int, int] = {}
 
     def copies(self, key: int) -> int:
         found = self._counted.get(key)
         if found is None:
-            left = self.left
-            found = self._counted[key] = sum(left[t] for t in self._fitting[key])
+            found = self._counted[key] = sum(copies for copies, table in self._tables if table[key])
         return found
 
 
