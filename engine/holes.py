@@ -18,7 +18,7 @@ from collections import Counter
 from typing import TYPE_CHECKING
 
 from engine.catalog import TILE_TYPES
-from engine.tiles import CITY, DX, DY, KEY_SPACE, ROAD, TileType
+from engine.tiles import CITY, DX, DY, KEY_SPACE, ROAD
 
 if TYPE_CHECKING:
     from engine.game import Game
@@ -33,32 +33,21 @@ _CLOSABLE_SIDES = tuple(
 
 
 @functools.cache
-def _fillable_by(tile: TileType) -> int:
-    """The packed demands (``engine.tiles.edge_key``) that ``tile``'s edges meet, as bits of an int: a
-    single-cell tile at some rotation, a multi-cell tile by any of its cells."""
+def _fit_table(tile_id: str) -> bytes:
+    """Packed demand (``engine.tiles.edge_key``) -> 1 when the tile's edges meet it: a single-cell tile
+    at some rotation (its fit table), a multi-cell tile by any of its cells. A table, since every open
+    cell of every position the computers judge looks itself up."""
+    tile = TILE_TYPES[tile_id]
     if not tile.multi_cell:
-        return sum(1 << key for key, rots in enumerate(tile.fit_tables()[0]) if rots)
-    bits = 0
+        return bytes(1 if rots else 0 for rots in tile.fit_tables()[0])
+    table = bytearray(KEY_SPACE)
     for rotated in tile.rotations:
         for terrain in rotated.packed_terrain:
             for key in range(1, KEY_SPACE):
-                # (a tile cell meets a demand when every demanded direction has its terrain)
+                # (a tile cell meets a demand when every demanded direction has its terrain: board._demanded)
                 if terrain & ((key | key >> 1 | key >> 2) & 0o1111) * 7 == key:
-                    bits |= 1 << key
-    return bits
-
-
-@functools.cache
-def _fit_table(tile_id: str) -> bytes:
-    """Packed demand -> 1 when the tile ``tile_id``'s edges meet it (see ``_fillable_by``): a table,
-    since every open cell of every position the computers judge looks itself up."""
-    bits = _fillable_by(TILE_TYPES[tile_id])
-    return bytes(bits >> key & 1 for key in range(KEY_SPACE))
-
-
-def tiles_left(game: Game) -> Counter[str]:
-    """The tiles that may still be placed, by id: the undrawn ones and the one in hand until it is placed."""
-    return Counter(_supply(*_left_key(game)).left)
+                    table[key] = 1
+    return bytes(table)
 
 
 def _left_key(game: Game) -> tuple[tuple[str, ...], str | None]:
