@@ -58,7 +58,7 @@ class _Supply:
     """What the tiles left fit: ``copies(key)``, how many of them meet the packed demand ``key``,
     counted once per demand."""
 
-    __slots__ = ("left", "_tables", "_counted")
+    __slots__ = ("left", "_tables", "_counted", "_below")
 
     def __init__(self, undrawn: tuple[str, ...], in_hand: str | None) -> None:
         self.left = Counter(undrawn)
@@ -66,11 +66,27 @@ class _Supply:
             self.left[in_hand] += 1
         self._tables = [(copies, _fit_table(tile_id)) for tile_id, copies in self.left.items()]
         self._counted: dict[int, int] = {}
+        self._below: dict[int, dict[int, int]] = {}
 
     def copies(self, key: int) -> int:
         found = self._counted.get(key)
         if found is None:
             found = self._counted[key] = sum(copies for copies, table in self._tables if table[key])
+        return found
+
+    def below(self, limit: int) -> dict[int, int]:
+        """Packed demand -> its copies when it demands a road or a city and fewer than ``limit``
+        fit it, else -1; filled as the demands are met (``scarce_roots`` looks up every open cell
+        of every position judged: one look-up a cell, most of them answered -1)."""
+        found = self._below.get(limit)
+        if found is None:
+            found = self._below[limit] = {}
+        return found
+
+    def judge(self, key: int, limit: int) -> int:
+        """Fill ``below(limit)`` for ``key``."""
+        copies = self.copies(key) if _CLOSABLE_SIDES[key] else limit
+        found = self._below[limit][key] = copies if copies < limit else -1
         return found
 
 
@@ -100,18 +116,18 @@ def scarce_roots(game: Game, limit: int) -> dict[int, int]:
     found = game.scratch.get(cache_key)
     if found is not None:
         return found
-    copies_of = _supply(*_left_key(game)).copies
+    counts = _supply(*_left_key(game))
+    below = counts.below(limit)
     board = game.board
     cells, find, sides_of = board.cells, board.find, _CLOSABLE_SIDES
     found = {}
     for (x, y), key in board.frontier.items():
-        sides = sides_of[key]
-        if not sides:
+        copies = below.get(key)
+        if copies is None:
+            copies = counts.judge(key, limit)
+        if copies < 0:
             continue
-        copies = copies_of(key)
-        if copies >= limit:
-            continue
-        for dx, dy, facing in sides:
+        for dx, dy, facing in sides_of[key]:
             _placement, first, info = cells[(x + dx, y + dy)]
             segment = info[4][facing]  # (the neighbour's road or city edge facing this cell)
             if segment >= 0:
