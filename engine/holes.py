@@ -76,17 +76,17 @@ class _Supply:
 
     def below(self, limit: int) -> dict[int, int]:
         """Packed demand -> its copies when it demands a road or a city and fewer than ``limit``
-        fit it, else -1; filled as the demands are met (``scarce_roots`` looks up every open cell
-        of every position judged: one look-up a cell, most of them answered -1)."""
+        fit it, else -1; filled by ``judge`` as ``scarce_roots`` meets each demand (it looks up
+        every open cell of every position judged: one look-up a cell, most answered -1)."""
         found = self._below.get(limit)
         if found is None:
             found = self._below[limit] = {}
         return found
 
     def judge(self, key: int, limit: int) -> int:
-        """Fill ``below(limit)`` for ``key``."""
+        """``below(limit)``'s entry for ``key``, counted and kept."""
         copies = self.copies(key) if _CLOSABLE_SIDES[key] else limit
-        found = self._below[limit][key] = copies if copies < limit else -1
+        found = self.below(limit)[key] = copies if copies < limit else -1
         return found
 
 
