@@ -70,9 +70,9 @@ class Placement:
         return [(self.x + dx, self.y + dy) for dx, dy in rt.offsets]
 
 
-def _demanded(key: int) -> int:
+def demanded(key: int) -> int:
     """The bits of the directions a packed frontier key demands something on (7 in each 3-bit
-    field that is not 0): a tile's packed edges ``t`` meet the demands when ``t & _demanded(key) == key``."""
+    field that is not 0): a tile's packed edges ``t`` meet the demands when ``t & demanded(key) == key``."""
     any_bit = (key | key >> 1 | key >> 2) & 0o1111  # each field's lowest bit: set when the field is not 0
     return any_bit * 7
 
@@ -442,7 +442,7 @@ class Board:
             own = list(zip(rt.offsets, rt.packed_terrain, strict=True))
             tried = set()
             for (fx, fy), at_f in frontier.items():
-                demanded_f = ((at_f | at_f >> 1 | at_f >> 2) & 0o1111) * 7  # (_demanded)
+                demanded_f = ((at_f | at_f >> 1 | at_f >> 2) & 0o1111) * 7  # (demanded)
                 for (dx, dy), terrain_f in own:
                     if terrain_f & demanded_f != at_f:
                         continue  # that cell of the tile would not meet the neighbours of f: no anchor here
@@ -458,7 +458,7 @@ class Board:
                             break
                         key = frontier.get(c, 0)
                         if key:
-                            if terrain & ((key | key >> 1 | key >> 2) & 0o1111) * 7 != key:  # (_demanded)
+                            if terrain & ((key | key >> 1 | key >> 2) & 0o1111) * 7 != key:  # (demanded)
                                 break
                             touches = True
                     else:
@@ -482,7 +482,7 @@ class Board:
                 return False
             key = frontier.get(c, 0)
             if key:
-                if terrain & _demanded(key) != key:
+                if terrain & demanded(key) != key:
                     return False
                 touches = True
         return touches

@@ -17,6 +17,7 @@ import functools
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from engine.board import demanded
 from engine.catalog import TILE_TYPES
 from engine.tiles import CITY, DX, DY, KEY_SPACE, ROAD
 
@@ -44,8 +45,7 @@ def _fit_table(tile_id: str) -> bytes:
     for rotated in tile.rotations:
         for terrain in rotated.packed_terrain:
             for key in range(1, KEY_SPACE):
-                # (a tile cell meets a demand when every demanded direction has its terrain: board._demanded)
-                if terrain & ((key | key >> 1 | key >> 2) & 0o1111) * 7 == key:
+                if terrain & demanded(key) == key:
                     table[key] = 1
     return bytes(table)
 
