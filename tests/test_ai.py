@@ -333,6 +333,28 @@ def test_a_field_counts_all_its_points_once_the_bag_is_empty():
     assert holdings(game, Weights(late=0))[0] - game.scores[0] == pytest.approx(3 * Weights().field_share)
 
 
+def test_a_field_counts_its_open_cities_by_their_chance():
+    """With ``field_open``, a farmer beside an open city holds that share of the 3 points the city
+    brings the field once completed, by the city's chance (the start tile's city, one edge open); a
+    field touching no open city adds nothing."""
+    from engine.ai.evaluation import Weights, holdings
+
+    weights = Weights(late=0, scarce=0, field_open=0.3)
+    game = Game(["Ann", "Bob"], ["base"], pool=["base.U", "base.V", "base.E"])
+    game.apply({"type": "tile", "x": 1, "y": 0, "rot": 0})  # (a straight road east of the start tile)
+    game.apply({"type": "meeple", "at": "field:NNW"})  # (the field under the start tile's city)
+    root = game.board.find(game.node_at(1, 0, "field:NNW"))
+    city = game.board.find(game.node_at(0, 0, "city:N"))
+    assert game.board.cities_of_field(root) == {city} and game.board.open[city] == 1
+    assert game.feature_value(root, True) == 0
+    held = holdings(game, weights)[0] - holdings(game, replace(weights, field_open=0.0))[0]
+    assert held == pytest.approx(0.3 * 3 * weights.completion * weights.field_share)
+    south = Game(["Ann", "Bob"], ["base"], pool=["base.U", "base.V", "base.E"])
+    south.apply({"type": "tile", "x": 1, "y": 0, "rot": 0})
+    south.apply({"type": "meeple", "at": "field:ESE"})  # (south of the road: it touches no city)
+    assert holdings(south, weights) == pytest.approx(holdings(south, replace(weights, field_open=0.0)))
+
+
 def test_the_search_lists_every_option_of_a_crowded_decision():
     """No silent cut: every (placement, next answer) pair of a decision is among hard's options."""
     from engine.ai.search import Options
