@@ -131,6 +131,15 @@ def holdings(game: Game, weights: Weights = DEFAULT_WEIGHTS) -> list[float]:
         if (open_roots or weights.field_open) and weights.scarce > 0:
             scarce = scarce_roots(game, math.ceil(weights.scarce))
     field_share, city_share = 1.0 - (1.0 - weights.field_share) * early, weights.city_share
+
+    def odds(root: int) -> float:
+        """The chance the open road or city ``root`` is completed: by its open edges and its
+        scarcest open cell (its holder's, and a field's for the points it would bring it)."""
+        found = chance * per_edge ** (edges[root] - 1)
+        if (copies := scarce.get(root)) is not None:
+            found *= copies / weights.scarce
+        return found
+
     for root, value in zip(roots, values, strict=True):
         kind = kinds[root]
         if kind == "field":
@@ -138,19 +147,13 @@ def holdings(game: Game, weights: Weights = DEFAULT_WEIGHTS) -> list[float]:
             if weights.field_open and chance:  # (its open cities' points, by their chances)
                 done_cities = board.completed_cities_of_field(root)
                 per_city = value / done_cities if done_cities else FIELD_POINTS_A_CITY
-                limit = weights.scarce or 1.0  # (no scarce cells looked at: every city keeps its chance)
                 points += weights.field_open * per_city * field_share * sum(
-                    chance * per_edge ** (edges[city] - 1) * (scarce.get(city, limit) / limit)
-                    for city in board.cities_of_field(root)
-                    if edges[city]
+                    odds(city) for city in board.cities_of_field(root) if edges[city]
                 )
         else:  # (a cloister, a castle, or a closed feature: what it scores now)
             points = value * city_share if kind == "city" else float(value)
             if (done := completed.get(root)) is not None:  # (open: toward its points completed, by its chance)
-                odds = chance * per_edge ** (edges[root] - 1)
-                if (copies := scarce.get(root)) is not None:
-                    odds *= copies / weights.scarce
-                points += odds * (done - points)
+                points += odds(root) * (done - points)
         if points:
             figures = followers[root] or ()  # (never empty here: the roots with figures)
             if len(figures) == 1 and len(figures[0]) == 2:  # one plain follower: its owner holds it
