@@ -124,17 +124,20 @@ def holdings(game: Game, weights: Weights = DEFAULT_WEIGHTS) -> list[float]:
     early = min(1.0, game.bag_left / weights.late) if weights.late > 0 else 1.0
     chance, per_edge = weights.completion * early, weights.per_open_edge
     completed: dict[int, int] = {}  # open road or city -> what it scores completed
-    scarce: dict[int, int] = {}  # open road or city -> the tiles left that fit its scarcest open cell
     if chance:
         open_roots = [root for root in roots if edges[root] and kinds[root] in CLOSABLE_KINDS]
         completed = dict(zip(open_roots, game.feature_values(open_roots, False), strict=True))
-        if (open_roots or weights.field_open) and weights.scarce > 0:
-            scarce = scarce_roots(game, math.ceil(weights.scarce))
     field_share, city_share = 1.0 - (1.0 - weights.field_share) * early, weights.city_share
+    # open road or city -> the tiles left that fit its scarcest open cell: looked up when a chance is
+    # first asked (a position where none is asked never walks its open cells)
+    scarce: dict[int, int] | None = None if weights.scarce > 0 else {}
 
     def odds(root: int) -> float:
         """The chance the open road or city ``root`` is completed: by its open edges and its
         scarcest open cell (its holder's, and a field's for the points it would bring it)."""
+        nonlocal scarce
+        if scarce is None:
+            scarce = scarce_roots(game, math.ceil(weights.scarce))
         found = chance * per_edge ** (edges[root] - 1)
         if (copies := scarce.get(root)) is not None:
             found *= copies / weights.scarce
