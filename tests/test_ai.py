@@ -11,7 +11,9 @@ import pytest
 from engine import Game
 from engine.ai import LEVELS, GreedyPlayer, RandomPlayer, computer_moves, determinized, make_player
 from engine.ai.mcts import MctsPlayer
+from engine.ai.players import random_move
 from engine.expansions import Expansion
+from engine.expansions.families import NAMED_FAMILIES
 from engine.record import drawn_prefix, load
 
 FAMILIES = {
@@ -197,7 +199,7 @@ def test_the_evaluation_sees_the_expansions_scoring(trial_set):
     pool = ["base.E", "base.U", "base.V"]
     # (no fall: the chance as with a full bag; and the open cells not looked at: the city's ends on a
     # hole with these tiles, see test_a_city_that_ends_on_a_hole_keeps_none_of_its_chance)
-    always, falling = Weights(late=0, scarce=0), Weights(scarce=0)
+    always, falling = Weights(late=0, scarce=0, reserve=0), Weights(scarce=0, reserve=0)
     for sets in (["base"], ["base", trial_set]):
         game = Game(["Ann", "Bob"], sets, pool=pool)
         game.apply({"type": "tile", "x": 0, "y": 1, "rot": 180})  # (a city cap facing away from the start tile)
@@ -216,6 +218,48 @@ def test_the_evaluation_sees_the_expansions_scoring(trial_set):
             assert holdings(game, always) == pytest.approx([in_hand[0] + 5 + chance * 2, in_hand[1]])
             assert holdings(game, falling) == pytest.approx([in_hand[0] + 5 + late * 2, in_hand[1]])
             assert game.scores == [0, 0]  # valuing the end-of-game scoring changed nothing
+
+
+def test_having_a_follower_in_hand_is_worth_a_reserve():
+    """A player with a follower still in hand can claim what the tiles to come bring, one with none
+    cannot: ``Weights.reserve`` points for having one at all, beside each one's worth (which falls
+    with the bag), falling to nothing over the last round of tiles."""
+    from engine.ai.evaluation import FOLLOWER_IN_HAND, Weights, hand_worths, holdings
+
+    weights = Weights(reserve=4.0, scarce=0)
+    game = Game(["Ann", "Bob"], ["base"], seed=3)
+    each = FOLLOWER_IN_HAND * game.bag_left / len(game.bag)  # (a full bag: 71 tiles)
+    assert holdings(game, weights) == pytest.approx([7 * each + 4, 7 * each + 4])
+    for _ in range(7):
+        game.take_figure(0)  # (Ann's followers all away)
+    for _ in range(6):
+        game.take_figure(1)  # (Bob keeps one)
+    assert holdings(game, weights) == pytest.approx([0.0, each + 4])
+    assert holdings(game, replace(weights, reserve=0.0)) == pytest.approx([0.0, each])
+    while not game.finished:
+        game.apply(random_move(game, random.Random(1)))
+        if game.bag_left == 1 and game.step == "tile":  # (the last round: half of it left to claim with)
+            assert hand_worths(game, follower=0.0, reserve=4.0) == [2.0 if game.supply[p] else 0.0 for p in (0, 1)]
+    assert hand_worths(game, reserve=4.0) == [0.0, 0.0]  # (the game is over: nothing left to claim)
+
+
+def test_the_parts_of_a_position_add_up_to_its_holdings():
+    """``benchmarks/valuation.py`` fits what each part of a position is worth: the parts it splits a
+    position into, weighted as the valuation weighs them now, are the holdings, in every family, under
+    the default weights and others."""
+    from benchmarks.valuation import components, current_worths
+    from engine.ai.evaluation import Weights, holdings
+
+    for family, sets in NAMED_FAMILIES.items():
+        for weights in (Weights(), Weights(reserve=2.5, city_share=1.4, follower_in_hand=2.0, per_open_edge=0.3)):
+            worths = current_worths(weights)
+            game = Game(["Ann", "Bob"], sets, seed=7)
+            rng = random.Random(7)
+            while not game.finished:
+                parts = components(game, weights)
+                summed = [sum(a * b for a, b in zip(row, worths, strict=True)) for row in parts]
+                assert summed == pytest.approx(holdings(game, weights), abs=1e-9), (family, game.turn)
+                game.apply(random_move(game, rng))
 
 
 def test_an_open_city_is_worth_less_the_more_edges_it_has_open():
@@ -329,7 +373,7 @@ def test_a_field_counts_all_its_points_once_the_bag_is_empty():
     game.apply({"type": "meeple", "at": "field:NNW"})  # (the field beside it)
     root = game.board.find(game.node_at(0, -1, "field:NNW"))
     assert game.feature_value(root, True) == 3 and game.bag_left == 0 and not game.finished  # (the last tile in hand)
-    assert holdings(game, Weights())[0] - game.scores[0] == pytest.approx(3)
+    assert holdings(game, Weights())[0] - game.scores[0] == pytest.approx(3)  # (and no reserve: the bag is empty)
     assert holdings(game, Weights(late=0))[0] - game.scores[0] == pytest.approx(3 * Weights().field_share)
 
 

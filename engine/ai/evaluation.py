@@ -28,6 +28,9 @@ Move = dict[str, Any]
 # What a follower still in hand is worth at the start of the game, in points (it falls to nothing by
 # the end): the default of ``Weights.follower_in_hand``, kept as a name for the tests and benchmarks.
 FOLLOWER_IN_HAND = 1.5
+# What having a follower in hand at all is worth, in points, beside each one's worth: the default of
+# ``Weights.reserve`` (docs/BENCHMARKS.md: fitted on self-play, then measured)
+RESERVE = 4.0
 # What a completed city brings a field in the base game, for a field that touches none yet (one that
 # does is asked its own points a city: an expansion may change them)
 FIELD_POINTS_A_CITY = 3
@@ -47,7 +50,11 @@ class Weights:
     ``field_open`` of the points each open city it touches would bring it, by that city's chance (a
     city's points to a field: the field's points a completed city, 3 in the base game). A road or
     city whose scarcest open cell few of the tiles left fit keeps a part of its chance (``scarce``),
-    none when it ends on a hole, a cell nothing left fits (``engine.holes``)."""
+    none when it ends on a hole, a cell nothing left fits (``engine.holes``). A follower in hand is
+    worth ``follower_in_hand`` at the start, falling to nothing by the end, and having one at all is
+    worth ``reserve`` more: in normal's games a player with none left could claim nothing the tiles
+    to come brought, which cost about 4 points by the end from the middle of the game on
+    (``benchmarks/valuation.py``)."""
 
     completion: float = 0.8
     per_open_edge: float = 0.5
@@ -63,6 +70,9 @@ class Weights:
     field_open: float = 0.3
     end_share: float = 1.0  # the expansions' end-of-game points (final_scoring), as they stand now
     follower_in_hand: float = FOLLOWER_IN_HAND
+    # What having a follower in hand at all is worth, in points, beside each one's worth, until the last
+    # round of tiles: a player who has none can claim nothing the tiles to come bring (0: nothing)
+    reserve: float = RESERVE
     # kind -> what one in hand is worth, in plain followers in hand (other than it declares:
     # ``FigureKind.hand_worth``); empty: as declared
     hand: Mapping[str, float] = field(default_factory=dict)
@@ -114,7 +124,7 @@ def holdings(game: Game, weights: Weights = DEFAULT_WEIGHTS) -> list[float]:
     """Each player's score plus what their figures are likely to bring: the open features they
     hold, each worth what it would score completed or at the end, by the chance it is completed
     (``Weights``), the expansions' end-of-game points and prospects, and the figures they still
-    have in hand (``hand_worths``)."""
+    have in hand, with a reserve for having a follower at all (``hand_worths``)."""
     board = game.board
     out = [float(s) for s in game.scores]
     kinds, followers, edges = board.kind, board.followers, board.open
@@ -170,28 +180,35 @@ def holdings(game: Game, weights: Weights = DEFAULT_WEIGHTS) -> list[float]:
     for hook in game.hooks("prospects"):  # what no scoring counts yet: a builder's extra tiles
         for p, extra in enumerate(hook(game)):
             out[p] += extra
-    for p, in_hand in enumerate(hand_worths(game, weights.hand, weights.follower_in_hand)):
+    for p, in_hand in enumerate(hand_worths(game, weights.hand, weights.follower_in_hand, weights.reserve)):
         out[p] += in_hand
     return out
 
 
 def hand_worths(
-    game: Game, worths: Mapping[str, float] | None = None, follower: float = FOLLOWER_IN_HAND
+    game: Game, worths: Mapping[str, float] | None = None, follower: float = FOLLOWER_IN_HAND, reserve: float = 0.0
 ) -> list[float]:
     """What each player's figures still in hand are worth: ``follower`` a plain follower at the
     start of the game, falling to nothing by its end, and each other kind as many plain followers
     as it declares (``FigureKind.hand_worth``: a big follower two), or as ``worths`` says (kind ->
-    plain followers: ``benchmarks/sprt.py`` measures other worths)."""
+    plain followers: ``benchmarks/sprt.py`` measures other worths); and ``reserve`` points to each
+    player who has a follower (of any kind) in hand at all, until the last round of tiles."""
     left = follower * game.bag_left / max(1, len(game.bag))
     kinds = game.figure_kinds
+    # (the reserve falls to nothing as the last round of tiles is drawn: with the bag empty the holdings
+    # are the final scoring but for the tile in hand)
+    reserve = 0.0 if game.finished else reserve * min(1.0, game.bag_left / len(game.supply))
     if len(kinds) == 1 and not worths:  # (the plain follower only)
-        return [left * supply for supply in game.supply]
+        return [left * supply + (reserve if supply else 0.0) for supply in game.supply]
     worth = {name: kind.hand_worth for name, kind in kinds.items()}
     worth.update(worths or {})
     # (each count asked: building every hand, as Game.hands does, costs more, and this runs in every
     # position the computers judge)
     count = game.in_hand
-    return [left * sum(w * count(p, name) for name, w in worth.items()) for p in range(len(game.supply))]
+    return [
+        left * sum(w * count(p, name) for name, w in worth.items()) + (reserve if game.followers_in_hand(p) else 0.0)
+        for p in range(len(game.supply))
+    ]
 
 
 def lead(values: Sequence[float], me: int) -> float:
