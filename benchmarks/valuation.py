@@ -110,7 +110,7 @@ def components(game: Game, weights: Weights = DEFAULT_WEIGHTS) -> list[list[floa
                 part[2 + min(edges[root], 3)] = gain * weights.per_open_edge ** max(0, edges[root] - 3)
         else:
             part[9] = value
-        for p in _holders(game, root):
+        for p in game.majority(root):  # (as holdings gives a feature's points)
             rows[p] = [a + b for a, b in zip(rows[p], part, strict=True)]
     extra = [weights.end_share * points for points in end_bonus(game)] if game.hooks("final_scoring") else None
     for hook in game.hooks("prospects"):
@@ -124,14 +124,6 @@ def components(game: Game, weights: Weights = DEFAULT_WEIGHTS) -> list[list[floa
         row[12] = reserve if game.followers_in_hand(p) else 0.0
         row[13] = 1.0 if game.actor == p else 0.0
     return rows
-
-
-def _holders(game: Game, root: int) -> list[int]:
-    """Who a feature's points go to in ``holdings``: a lone plain follower's owner, else its majority."""
-    figures = game.board.followers[root] or ()
-    if len(figures) == 1 and len(figures[0]) == 2:
-        return [figures[0][0]]
-    return game.majority(root)
 
 
 Sample = tuple[int, int, list[list[float]], list[int]]  # (game, tiles left, parts, final scores)
