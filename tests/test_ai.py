@@ -236,11 +236,13 @@ def test_having_a_follower_in_hand_is_worth_a_reserve():
         game.take_figure(1)  # (Bob keeps one)
     assert holdings(game, weights) == pytest.approx([0.0, each + 4])
     assert holdings(game, replace(weights, reserve=0.0)) == pytest.approx([0.0, each])
+    rng, last_round = random.Random(1), []
     while not game.finished:
-        game.apply(random_move(game, random.Random(1)))
+        game.apply(random_move(game, rng))
         if game.bag_left == 1 and game.step == "tile":  # (the last round: half of it left to claim with)
-            assert hand_worths(game, follower=0.0, reserve=4.0) == [2.0 if game.supply[p] else 0.0 for p in (0, 1)]
-    assert hand_worths(game, reserve=4.0) == [0.0, 0.0]  # (the game is over: nothing left to claim)
+            last_round.append(hand_worths(game, follower=0.0, reserve=4.0))
+            assert last_round[-1] == [2.0 if game.supply[p] else 0.0 for p in (0, 1)]
+    assert last_round and hand_worths(game, reserve=4.0) == [0.0, 0.0]  # (the game over: nothing left to claim)
 
 
 def test_the_parts_of_a_position_add_up_to_its_holdings():
