@@ -117,11 +117,11 @@ def components(game: Game, weights: Weights = DEFAULT_WEIGHTS) -> list[list[floa
         more = hook(game)
         extra = [a + b for a, b in zip(extra or [0.0] * len(rows), more, strict=True)]
     in_hand = hand_worths(game, weights.hand, 1.0, 0.0)
-    reserve = 0.0 if game.finished else min(1.0, game.bag_left / len(game.supply))  # (as hand_worths has it)
+    holds_one = hand_worths(game, weights.hand, 0.0, 1.0)  # (1 a player with a follower, as it falls)
     for p, row in enumerate(rows):
         row[10] = extra[p] if extra else 0.0
         row[11] = in_hand[p]
-        row[12] = reserve if game.followers_in_hand(p) else 0.0
+        row[12] = holds_one[p]
         row[13] = 1.0 if game.actor == p else 0.0
     return rows
 
