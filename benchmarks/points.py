@@ -19,6 +19,9 @@ from typing import Any
 
 from benchmarks.ai import FAMILIES, player_seed, reference_or_level, wilson
 from engine import Game
+from engine.ai import LEVELS
+
+PLAYERS = (*LEVELS, "greedy", "random", "mcts")  # the levels and benchmarks/ai.py's references
 
 Job = tuple[str, str, str, int, bool, float | None, int | None]
 
@@ -53,8 +56,8 @@ def play(job: Job) -> tuple[dict[str, int], dict[str, int]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--a", default="hard", help="the first player: a level or greedy, random, mcts")
-    parser.add_argument("--b", default="mcts", help="the second player")
+    parser.add_argument("--a", choices=PLAYERS, default="hard", help="the first player")
+    parser.add_argument("--b", choices=PLAYERS, default="mcts", help="the second player")
     parser.add_argument("--pairs", type=int, default=8, help="pairs of games (each seed played twice)")
     parser.add_argument("--seconds", type=float, default=None, help="hard's (and a timed MCTS's) seconds a decision")
     parser.add_argument("--mcts-iterations", type=int, default=None, help="the MCTS's iterations a decision")
@@ -64,6 +67,10 @@ def main() -> None:
     args = parser.parse_args()
     if args.pairs < 1:
         parser.error("--pairs must be at least 1")
+    if args.seconds is not None and args.seconds <= 0:
+        parser.error("--seconds must be more than 0")
+    if args.mcts_iterations is not None and args.mcts_iterations < 1:
+        parser.error("--mcts-iterations must be at least 1")
     jobs: list[Job] = [
         (args.a, args.b, args.family, args.first_pair + p, a_first, args.seconds, args.mcts_iterations)
         for p in range(args.pairs)
