@@ -40,6 +40,9 @@ EXTRA_ROWS = [("normal", "easy"), ("greedy", "random"), ("easy", "random"), ("ea
 Job = tuple[str, str, str, int, int, bool, float | None, int | None, int | None]
 
 
+REFERENCES = ("greedy", "random", "mcts")  # the reference players ``reference_or_level`` makes beside the levels
+
+
 def reference_or_level(
     name: str, seed: int, seconds: float | None, playouts: int | None, mcts_iterations: int | None = None
 ) -> Any:

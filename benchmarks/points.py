@@ -17,11 +17,12 @@ import multiprocessing
 from collections import Counter
 from typing import Any
 
-from benchmarks.ai import FAMILIES, player_seed, reference_or_level, wilson
+from benchmarks.ai import FAMILIES, REFERENCES, player_seed, reference_or_level, wilson
+from benchmarks.table import print_grid
 from engine import Game
 from engine.ai import LEVELS
 
-PLAYERS = (*LEVELS, "greedy", "random", "mcts")  # the levels and benchmarks/ai.py's references
+PLAYERS = (*LEVELS, *REFERENCES)
 
 Job = tuple[str, str, str, int, bool, float | None, int | None]
 
@@ -89,10 +90,8 @@ def main() -> None:
     rate = f"{100 * wins / n:.0f}% [{100 * low:.0f}, {100 * high:.0f}]"
     print(f"{args.a} vs {args.b}, {args.family}, {n} games: {args.a} scores {rate}")
     keys = sorted(set(first) | set(second), key=lambda k: (k == "total", k.startswith("placed"), k))
-    width = max(len(k) for k in keys)
-    print(f"{'a game, on average':<{width}}  {args.a:>8}  {args.b:>8}  difference")
-    for k in keys:
-        print(f"{k:<{width}}  {first[k] / n:8.2f}  {second[k] / n:8.2f}  {(first[k] - second[k]) / n:+10.2f}")
+    rows = [[k, f"{first[k] / n:.2f}", f"{second[k] / n:.2f}", f"{(first[k] - second[k]) / n:+.2f}"] for k in keys]
+    print_grid(["a game, on average", args.a, args.b, "difference"], rows, labels=1)
 
 
 if __name__ == "__main__":
