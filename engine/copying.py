@@ -13,6 +13,7 @@ object as one: no state shares a list or a dataclass between two places.
 from __future__ import annotations
 
 import copy
+import dataclasses
 from typing import Any
 
 #: the immutable values that are shared, never copied
@@ -44,10 +45,8 @@ def copy_plain(value: Any) -> Any:
         return own(value)
     params = getattr(kind, "__dataclass_params__", None)
     if params is not None:
-        fields = value.__dict__
+        fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
         if params.frozen and all(type(v) in ATOMS for v in fields.values()):
             return value
-        other = object.__new__(kind)
-        other.__dict__.update({k: v if type(v) in ATOMS else copy_plain(v) for k, v in fields.items()})
-        return other
+        return dataclasses.replace(value, **{k: copy_plain(v) for k, v in fields.items() if type(v) not in ATOMS})
     return copy.deepcopy(value)

@@ -61,6 +61,10 @@ def check_sets(sets: list[str]) -> list[str]:
     return [s for s in known if s in sets]
 
 
+# what ``clone`` passes for the players: a game with no attribute set, which it fills
+_CLONING: list[str] = []
+
+
 class Game(FeatureScoring):
     """One game of Carcassonne. Deterministic: same setup and moves, same state."""
 
@@ -73,6 +77,8 @@ class Game(FeatureScoring):
         begin: bool = True,
         **options: Any,
     ) -> None:
+        if players is _CLONING:
+            return  # (``clone`` sets every attribute)
         if not isinstance(players, list | tuple) or not MIN_PLAYERS <= len(players) <= MAX_PLAYERS:
             count = len(players) if isinstance(players, list | tuple) else "no"
             raise BadSetup(
@@ -93,8 +99,8 @@ class Game(FeatureScoring):
                 raise BadSetup(f"the option {key!r} needs a set that uses it (none of {', '.join(self.sets)} does)")
         self._hooks = {h: overridden(self.expansions, h) if self.expansions else [] for h in HOOKS}
         for kind, keys in KIND_HOOK_KEYS.items():
-            for hook, key in zip(("value", "bonus"), keys, strict=True):
-                self._hooks[key] = [h for h in self._hooks[hook] if kind in (h.__self__.scored_kinds or (kind,))]
+            for hook_name, key in zip(("value", "bonus"), keys, strict=True):
+                self._hooks[key] = [h for h in self._hooks[hook_name] if kind in (h.__self__.scored_kinds or (kind,))]
         # Every kind of figure by name (the plain follower and the expansions', figures.py), the kinds other
         # than the follower, whether a feature's value depends on who asks, and the figure step's options
         # besides a figure on the new tile: one attribute (tests/test_same_games.py says why a game keeps few).
@@ -192,7 +198,7 @@ class Game(FeatureScoring):
         """The tile the game started with, at (0, 0)."""
         return self.board.placements[0].tile.id
 
-    def _check_pool(self, pool: list[str]) -> list[str]:
+    def _check_pool(self, pool: list[Any]) -> list[str]:  # (Any: a record's pool may hold anything)
         if not isinstance(pool, list):
             raise BadSetup("pool must be a list of tile ids")
         allowed = set(self.bag_tiles())
@@ -212,9 +218,24 @@ class Game(FeatureScoring):
 
     def clone(self) -> Game:
         """An independent copy, for players that look ahead and for trying moves."""
-        # (copy.copy, without its generic protocol: a look-ahead clones a game for every move it tries)
-        other = object.__new__(type(self))
-        other.__dict__.update(self.__dict__)
+        # (every attribute named: the compiled engine's Game has no __dict__ to copy whole; a look-ahead
+        # clones a game for every move it tries. tests/test_compiled_engine.py checks none is left out.)
+        other = Game(_CLONING)
+        # made by the setup, never changed after it
+        other.players, other.sets, other.seed, other.expansions = self.players, self.sets, self.seed, self.expansions
+        other._hooks, other._figure_rules, other.chain, other._runner = (
+            self._hooks, self._figure_rules, self.chain, self._runner
+        )  # fmt: skip
+        other.initial_bag, other.start_events = self.initial_bag, self.start_events
+        # the position's values (each replaced by a move, never changed in place)
+        other.turn, other.current, other.actor, other.step, other._index = (
+            self.turn, self.current, self.actor, self.step, self._index
+        )  # fmt: skip
+        other.finished, other.drawn, other.placement, other.bag_pos = (
+            self.finished, self.drawn, self.placement, self.bag_pos
+        )  # fmt: skip
+        other._placements, other._figure_blocked = self._placements, self._figure_blocked
+        # the position's containers, copied
         other.board = self.board.clone()
         other.scores = list(self.scores)
         other.supply = list(self.supply)

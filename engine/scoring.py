@@ -4,12 +4,12 @@ and the computer players use), who holds its majority, a feature scored, and the
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.board import AREA_KINDS, Board
 from engine.figures import Figure, FigureKind
 from engine.moves import Event
-from engine.tiles import FEATURE_KINDS
+from engine.tiles import FEATURE_KINDS, TileType
 
 #: feature kind -> the keys of ``Game._hooks`` that hold the value and bonus hooks for that kind
 KIND_HOOK_KEYS = {kind: (f"value.{kind}", f"bonus.{kind}") for kind in FEATURE_KINDS}
@@ -26,16 +26,16 @@ class FeatureScoring:
     scores: list[int]
     step: str
     finished: bool
-    drawn: Any
+    drawn: TileType | None
     _placements: dict[tuple[int, int], tuple[int, ...]] | None
     _hooks: dict[str, list[Any]]
     _figure_rules: tuple[dict[str, FigureKind], list[FigureKind], bool, list[Any]]
 
-    if TYPE_CHECKING:  # (Game's own)
+    def describe_node(self, node: int) -> dict[str, Any]:  # (Game's own)
+        raise NotImplementedError
 
-        def describe_node(self, node: int) -> dict[str, Any]: ...
-
-        def return_figure(self, figure: Figure) -> None: ...
+    def return_figure(self, figure: Figure) -> None:  # (Game's own)
+        raise NotImplementedError
 
     def feature_points(self, root: int, final: bool) -> int:
         """Points a feature is worth to each of its majority players."""

@@ -404,15 +404,16 @@ def build_chain(expansions: list[Expansion]) -> list[Step]:
     """The core steps with each expansion's steps inserted after the step they name
     (after any step inserted there before, in expansion order)."""
     chain: list[Step] = [cls() for cls in CORE_CHAIN]
+    inserted_after: dict[int, str] = {}  # id of an inserted step -> the step it was inserted after
     for expansion in expansions:
         for step in expansion.steps():
             names_ = [s.name for s in chain]
             if step.after not in names_:
                 raise BadSetup(f"{expansion.name}: step {step.name!r} follows an unknown step {step.after!r}")
             at = names_.index(step.after) + 1
-            while at < len(chain) and getattr(chain[at], "_inserted_after", None) == step.after:
+            while at < len(chain) and inserted_after.get(id(chain[at])) == step.after:
                 at += 1
-            step._inserted_after = step.after  # type: ignore[attr-defined]
+            inserted_after[id(step)] = step.after
             chain.insert(at, step)
     return chain
 

@@ -161,7 +161,7 @@ def holdings(game: Game, weights: Weights = DEFAULT_WEIGHTS) -> list[float]:
                 done_cities = board.completed_cities_of_field(root)
                 per_city = value / done_cities if done_cities else FIELD_POINTS_A_CITY
                 points += weights.field_open * per_city * field_share * sum(
-                    odds(city) for city in board.cities_of_field(root) if edges[city]
+                    (odds(city) for city in board.cities_of_field(root) if edges[city]), 0.0
                 )
         else:  # (a cloister, a castle, or a closed feature: what it scores now)
             points = value * city_share if kind == "city" else float(value)
@@ -178,8 +178,8 @@ def holdings(game: Game, weights: Weights = DEFAULT_WEIGHTS) -> list[float]:
         for p, extra in enumerate(end_bonus(game)):
             out[p] += weights.end_share * extra
     for hook in game.hooks("prospects"):  # what no scoring counts yet: a builder's extra tiles
-        for p, extra in enumerate(hook(game)):
-            out[p] += extra
+        for p, prospect in enumerate(hook(game)):
+            out[p] += prospect
     for p, in_hand in enumerate(hand_worths(game, weights.hand, weights.follower_in_hand, weights.reserve)):
         out[p] += in_hand
     return out
@@ -206,7 +206,8 @@ def hand_worths(
     # position the computers judge)
     count = game.in_hand
     return [
-        left * sum(w * count(p, name) for name, w in worth.items()) + (reserve if game.followers_in_hand(p) else 0.0)
+        left * sum((w * count(p, name) for name, w in worth.items()), 0.0)
+        + (reserve if game.followers_in_hand(p) else 0.0)
         for p in range(len(game.supply))
     ]
 

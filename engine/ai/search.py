@@ -77,7 +77,8 @@ class Settings:
             name, _, value = item.partition("=")
             name = name.strip()
             if name in known:
-                changes[name] = int(value) if known[name] == "int" else float(value)
+                # (a field's type is its name, or in the compiled engine the type itself)
+                changes[name] = int(value) if known[name] in ("int", int) else float(value)
             else:
                 weighed.append(item)
         try:
@@ -324,7 +325,9 @@ class Search(Planner):
         by how much the play-outs (``depth`` turns later) gain on the priors on average, so that
         a sequence is not favoured for having been played out more."""
         played = sum(visits[:width])
-        offset = (sum(totals[:width]) - sum(visits[i] * priors[i] for i in range(width))) / played if played else 0.0
+        # (float sums from 0.0: the compiled engine keeps a float a float)
+        gain = sum(totals[:width], 0.0) - sum((visits[i] * priors[i] for i in range(width)), 0.0)
+        offset = gain / played if played else 0.0
         weight = self.settings.prior_weight
         return [(weight * (priors[i] + offset) + totals[i]) / (weight + visits[i]) for i in range(width)]
 
@@ -332,7 +335,7 @@ class Search(Planner):
         """UCB1 among the first ``width`` sequences (their means already hold their priors)."""
         if not done:
             return 0
-        mean_all = sum(means) / width
+        mean_all = sum(means, 0.0) / width
         spread = math.sqrt(max(4.0, squares / done - mean_all * mean_all))
         c = self.settings.exploration * spread
         log_n = math.log(done + 1)

@@ -60,6 +60,11 @@ class RiverEnd:
     branch: int
     dir: int
 
+    def __reduce__(self) -> tuple[type[RiverEnd], tuple[int, int]]:
+        # (a snapshot pickles it by its constructor: the compiled engine's frozen class takes no
+        # attribute set after it is made, as unpickling by default would)
+        return RiverEnd, (self.branch, self.dir)
+
 
 @dataclass
 class RiverState:
@@ -389,13 +394,13 @@ def _area(x: int, y: int, hx: int, hy: int, tx: int, ty: int) -> tuple[float, fl
     lo_x, hi_x, lo_y, hi_y = -INF, INF, -INF, INF
     for dx, dy in ((hx, hy), (tx, ty)):
         if dx > 0:
-            lo_x = x - 1
+            lo_x = float(x - 1)
         elif dx < 0:
-            hi_x = x + 1
+            hi_x = float(x + 1)
         if dy > 0:
-            lo_y = y - 1
+            lo_y = float(y - 1)
         elif dy < 0:
-            hi_y = y + 1
+            hi_y = float(y + 1)
     return lo_x, hi_x, lo_y, hi_y
 
 
