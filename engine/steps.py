@@ -9,8 +9,9 @@ on to the next step by itself. Expansions insert their steps at named points
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
+from engine._compiled import mypyc_attr
 from engine.language import _
 from engine.moves import Event, IllegalMove, Move
 
@@ -26,15 +27,16 @@ if TYPE_CHECKING:
 ASKS, DONE, GAME_OVER = "<asks>", "<done>", "<game over>"
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (an expansion outside the package subclasses it)
 class Step:
     """One step of the turn. Automatic steps only override ``enter``."""
 
     #: the step's name (``game.step`` while it asks; records' "next"."step")
-    name: str = ""
+    name: ClassVar[str] = ""
     #: for an expansion's step: the name of the step it follows in the chain
-    after: str = ""
+    after: ClassVar[str] = ""
     #: move types this step answers (besides "pass" when ``pass_label`` is set)
-    move_types: tuple[str, ...] = ()
+    move_types: ClassVar[tuple[str, ...]] = ()
 
     def enter(self, game: Game, events: list[Event]) -> str | None:
         """Automatic work on arriving; may return the name of a step to go to instead, or
@@ -93,12 +95,13 @@ class Step:
         return True
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (an expansion outside the package subclasses it)
 class FigureOption:
     """A kind of figure an expansion offers in the figure step, instead of a follower
     on the new tile (a follower on a crown space, a tollhouse...)."""
 
     #: move types this option answers (it may share "meeple" with the core: see ``owns``)
-    move_types: tuple[str, ...] = ()
+    move_types: ClassVar[tuple[str, ...]] = ()
 
     def owns(self, move: Move) -> bool:
         """Whether a move of the figure step is this option's."""

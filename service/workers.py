@@ -97,6 +97,10 @@ class Workers:
     async def warm(self) -> None:
         """Start every worker now (the pool starts them at its first jobs otherwise)."""
         await asyncio.gather(*(self.run(_alive) for _ in range(self.size)))
+        from engine import IMPLEMENTATION  # (each worker imports the same build: engine/_compiled.py)
+
+        where = "one thread" if self.threads else f"{self.size} worker processes"
+        log.info("%s ready; the %s engine runs (python compile_engine.py --check says why)", where, IMPLEMENTATION)
 
     def alive(self) -> int:
         """Worker processes running now (the thread counts as one)."""

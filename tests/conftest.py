@@ -5,6 +5,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import os  # noqa: E402
 
+# The suite tests the Python engine, and tests/test_compiled_engine.py that the compiled one (when built:
+# python compile_engine.py) gives the same games; CARC_ENGINE=compiled runs the whole suite on the compiled
+# one (a few tests that read a game's attributes as a Python object's are then skipped).
+os.environ.setdefault("CARC_ENGINE", "python")
 # One snapshot seal key for the test session and the processes it starts (service/gamelog.py).
 os.environ.setdefault("SNAPSHOT_KEY", "tests-" + os.urandom(16).hex())
 import subprocess  # noqa: E402

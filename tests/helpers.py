@@ -10,8 +10,10 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import pytest
 from PIL import Image
 
+import engine
 from engine import Game
 from renderer.summary import REPLAY_SPLIT_MS
 
@@ -151,3 +153,10 @@ async def any_of(service: Any, game_id: int) -> Any:
     from service import Caller
 
     return Caller.system((await service.store.get_game(game_id)).guild_id)
+
+
+#: a test that reads the engine's objects as Python objects do (``vars``, a TypedDict's inherited keys):
+#: the compiled engine's (engine/_compiled.py, CARC_ENGINE=compiled) are native classes, without them
+python_engine_only = pytest.mark.skipif(
+    engine.IMPLEMENTATION == "compiled", reason="reads the engine's objects as Python objects (vars, annotations)"
+)

@@ -12,6 +12,7 @@ from typing import Any
 from engine import Game
 from engine.ai import RandomPlayer
 from engine.record import load
+from tests.helpers import python_engine_only
 
 FAMILIES = (
     ("base",),
@@ -49,6 +50,7 @@ def test_seeded_games_are_unchanged() -> None:
     assert _games_digest() == DIGEST
 
 
+@python_engine_only
 def test_a_game_keeps_fewer_than_30_attributes() -> None:
     """CPython 3.11 keeps an object's attributes in a compact, shared layout only up to 29
     of them; a game with more is read through a plain dict on every attribute access, and

@@ -14,6 +14,7 @@ from engine.ai import GreedyPlayer, RandomPlayer, make_player
 from engine.snapshot import FROM_SETUP, SAVED, STATE_FORMAT, TRANSIENT, BadSnapshot, dump, restore
 from tests.families import EACH
 from tests.families import FAMILIES as ALL_FAMILIES
+from tests.helpers import python_engine_only
 
 FAMILIES = [
     *ALL_FAMILIES,
@@ -49,6 +50,7 @@ def same_position(a: Game, b: Game) -> None:
     assert a.to_json() == b.to_json()
 
 
+@python_engine_only
 def test_the_snapshot_covers_every_attribute_of_a_game() -> None:
     """A new attribute of Game must be saved, or said to come from the setup (then bump STATE_FORMAT)."""
     for sets in FAMILIES:

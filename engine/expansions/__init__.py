@@ -13,8 +13,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
+from engine._compiled import mypyc_attr
 from engine.figures import FigureKind
 from engine.moves import BoardFigure, Event, HeldItem, Move
 from engine.steps import FigureOption, Step
@@ -55,56 +56,57 @@ class LobbyOption:
     pick: SeatPick | None = None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (an expansion outside the package subclasses it)
 class Expansion:
     """Base class: every hook does nothing. Override what the expansion needs."""
 
-    name = ""
+    name: ClassVar[str] = ""
     #: the sets this expansion serves (several sets may share one expansion)
-    sets: tuple[str, ...] = ()
+    sets: ClassVar[tuple[str, ...]] = ()
     #: each set's title for players (a message to translate: N_("The Ferries"))
-    titles: dict[str, str] = {}
+    titles: ClassVar[dict[str, str]] = {}
     #: True if its sets bring land tiles enough to play without the base game
-    land_tiles = False
+    land_tiles: ClassVar[bool] = False
     #: tiles of its sets that only ever start the game (never in the bag)
-    setup_tiles: tuple[str, ...] = ()
+    setup_tiles: ClassVar[tuple[str, ...]] = ()
     #: keyword options of ``Game(...)`` (and record fields) this expansion reads
-    options: tuple[str, ...] = ()
+    options: ClassVar[tuple[str, ...]] = ()
     #: event types this expansion emits (and words in ``describe``)
-    event_types: tuple[str, ...] = ()
+    event_types: ClassVar[tuple[str, ...]] = ()
     #: the TypedDict declaring each of its own event types' fields (as engine.moves.EVENT_TYPES does
     #: for the base game's): ``registry.event_shapes`` collects them
-    event_shapes: dict[str, type] = {}
+    event_shapes: ClassVar[dict[str, type]] = {}
     #: the TypedDict declaring each of its own move types' fields (the moves its steps and figure
     #: options answer, as engine.moves.MOVE_TYPES does for the base game's): ``registry.move_shapes``
     #: collects them, and the service refuses a move of any other type before the engine sees it
-    move_shapes: dict[str, type] = {}
+    move_shapes: ClassVar[dict[str, type]] = {}
     #: its own kinds of "scored" features -> what they are called in a scoring line (a message to
     #: translate, e.g. N_("the crown spaces of the wheel"))
-    scored_features: dict[str, str] = {}
+    scored_features: ClassVar[dict[str, str]] = {}
     #: the marks of the tile notation it reads (bare words such as "lake", kept in ``TileType.marks``)
-    tile_marks: tuple[str, ...] = ()
+    tile_marks: ClassVar[tuple[str, ...]] = ()
     #: the classes of its state in ``game.state[name]`` (dataclasses of plain values: a snapshot
     #: may hold them; ``engine.copying.copy_plain`` copies them for look-ahead: no two places of a state
     #: share one mutable object)
-    state_types: tuple[type, ...] = ()
+    state_types: ClassVar[tuple[type, ...]] = ()
     #: what it asks in the lobby (``LobbyOption``); ``game_options`` reads the answers
-    lobby_options: tuple[LobbyOption, ...] = ()
+    lobby_options: ClassVar[tuple[LobbyOption, ...]] = ()
     #: the tiles of its sets that the catalog does not hold (an expansion outside ``engine``): set
     #: name -> its rows in the TILES.md notation, (id, count, edges, features[, cells, icon])
-    tile_rows: dict[str, list[tuple[Any, ...]]] = {}
+    tile_rows: ClassVar[dict[str, list[tuple[Any, ...]]]] = {}
     #: places its figure options put a figure off the board (a move's ``at`` before ":", e.g. "crown"):
     #: its ``describe`` words the "meeple_placed" events of those places
-    figure_places: tuple[str, ...] = ()
+    figure_places: ClassVar[tuple[str, ...]] = ()
     #: the kinds of figure it gives each player besides the followers (a big follower, a builder, a pig)
-    figure_kinds: tuple[FigureKind, ...] = ()
+    figure_kinds: ClassVar[tuple[FigureKind, ...]] = ()
     #: the marks of road and city segments it reads (``road{S} inn``, ``city{N,W} wine``: ``Segment.marks``)
-    segment_marks: tuple[str, ...] = ()
+    segment_marks: ClassVar[tuple[str, ...]] = ()
     #: True if its ``value`` depends on which player asks (a pig helps only its owner)
-    value_per_player = False
+    value_per_player: ClassVar[bool] = False
     #: the feature kinds whose value its ``value`` and ``bonus`` may change ("road", "city"...; empty: any
     #: kind): valuing a feature of another kind skips them (the computers value every feature with a
     #: figure in every position they judge)
-    scored_kinds: tuple[str, ...] = ()
+    scored_kinds: ClassVar[tuple[str, ...]] = ()
 
     @classmethod
     def conflict(cls, sets: list[str]) -> str | None:
