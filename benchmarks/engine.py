@@ -7,7 +7,8 @@ family, random games per second and the ``hard`` computer's playouts per second
 (its search run for ``--think`` seconds on positions of random games).
 
 ``--compare TREE`` measures this source tree against another checkout (e.g. a worktree of
-``main``) instead: each round runs one subprocess per tree, the order alternating between rounds,
+``main``; ``.`` for this one, to set its two engines side by side with ``--old-engine python
+--new-engine compiled``) instead: each round runs one subprocess per tree, the order alternating between rounds,
 so both see the same drift of a shared machine; the table gives each tree's best and median round
 and the ratio of this tree's to the other's.
 """
@@ -118,13 +119,17 @@ def one_round(games: int, think: float) -> dict[str, float]:
     return rates
 
 
-def compare(other: Path, rounds: int, games: int, think: float) -> None:
-    """This tree against ``other``: rounds interleaved, each tree in its own process, alternately first."""
+def compare(other: Path, rounds: int, games: int, think: float, engines: dict[str, str | None]) -> None:
+    """This tree against ``other``: rounds interleaved, each tree in its own process, alternately first;
+    ``engines`` sets each side's CARC_ENGINE ("python", "compiled"; None: as the tree chooses)."""
     trees = {"new": Path(__file__).resolve().parent.parent, "old": other.resolve()}
     results: dict[str, list[dict[str, float]]] = {"new": [], "old": []}
     for r in range(rounds):
         for name in ("old", "new") if r % 2 == 0 else ("new", "old"):
             env = dict(os.environ, PYTHONPATH=str(trees[name]))
+            env.pop("CARC_ENGINE", None)
+            if engines[name]:
+                env["CARC_ENGINE"] = str(engines[name])
             # This file's code run in the tree measured, on its engine (as a script in benchmarks/, its
             # name would hide the engine package: it is run from ``-c`` instead).
             code = f"import sys; sys.argv = {[__file__, '--round', '--games', str(games), '--think', str(think)]!r}; "
@@ -149,7 +154,8 @@ def compare(other: Path, rounds: int, games: int, think: float) -> None:
                 f"x{statistics.median(new) / statistics.median(old):.2f}",
             ]
         )
-    print(f"old: {trees['old']}  new: {trees['new']}  ({rounds} rounds interleaved)")
+    ran = {name: engines[name] or "as the tree chooses" for name in trees}
+    print(f"old: {trees['old']} ({ran['old']})  new: {trees['new']} ({ran['new']})  ({rounds} rounds interleaved)")
     print_grid(["measure", "old best", "old median", "new best", "new median", "best", "median"], rows)
 
 
@@ -159,13 +165,17 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.5, help="seconds of search a position (playouts/s)")
     parser.add_argument("--compare", type=Path, help="another source tree to measure this one against")
     parser.add_argument("--rounds", type=int, default=5, help="rounds of --compare (each tree once a round)")
+    for side in ("old", "new"):
+        parser.add_argument(
+            f"--{side}-engine", choices=("python", "compiled"), help=f"the engine the {side} side runs (CARC_ENGINE)"
+        )
     parser.add_argument("--round", action="store_true", help=argparse.SUPPRESS)  # one round of --compare, as JSON
     args = parser.parse_args()
     if args.round:
         print(json.dumps(one_round(args.games, args.think)))
         return
     if args.compare is not None:
-        compare(args.compare, args.rounds, args.games, args.think)
+        compare(args.compare, args.rounds, args.games, args.think, {"old": args.old_engine, "new": args.new_engine})
         return
     play_random(0)  # warm the tile tables
     gps, median = games_per_second(args.games)
