@@ -30,7 +30,11 @@ logging.getLogger("engine._compiled").setLevel(logging.ERROR)
 from engine import _compiled  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent
-SMOKE = "import engine; from engine.board import Board; print(engine.IMPLEMENTATION, Board.__module__)"
+# (loaded as the bot would: the package chose the build, and its board module is an extension module)
+SMOKE = (
+    "import importlib.machinery, engine, engine.board; "
+    "print(engine.IMPLEMENTATION, engine.board.__file__.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)))"
+)
 
 
 class BuildFailed(Exception):
@@ -55,7 +59,8 @@ def compile_copy(work: Path, log: Path) -> int:
         from mypyc.build import mypycify
         from setuptools import setup  # type: ignore[import-untyped]
     except ImportError as exc:
-        raise BuildFailed(f"compiling needs mypy and setuptools ({exc}): pip install -r requirements-dev.txt") from exc
+        needed = f"compiling needs mypy and setuptools ({exc}): pip install -r requirements-compile.txt"
+        raise BuildFailed(needed) from exc
     kept = {work / "engine" / name for name in _compiled.KEPT_AS_PYTHON}
     modules = sorted(str(p.relative_to(work)) for p in (work / "engine").rglob("*.py") if p not in kept)
     here = Path.cwd()
@@ -72,7 +77,8 @@ def compile_copy(work: Path, log: Path) -> int:
             )
     except (SystemExit, Exception) as exc:
         log.write_text(output.getvalue() + f"\n{exc!r}\n")
-        raise BuildFailed(f"the compiler failed ({str(exc).splitlines()[0][:160]}): see {log}") from exc
+        first = (str(exc).splitlines() or [type(exc).__name__])[0]
+        raise BuildFailed(f"the compiler failed ({first[:160]}): see {log}") from exc
     finally:
         os.chdir(here)
     log.write_text(output.getvalue())
@@ -93,7 +99,7 @@ def build(dest: Path) -> str:
     (work / "engine" / _compiled.STAMP).write_text(stamp + "\n")
     env = dict(os.environ, CARC_ENGINE="compiled", CARC_ENGINE_BUILD=str(work))
     check = subprocess.run([sys.executable, "-c", SMOKE], cwd=ROOT, env=env, capture_output=True, text=True)
-    if check.returncode != 0 or check.stdout.split() != ["compiled", "engine.board"]:
+    if check.returncode != 0 or check.stdout.split() != ["compiled", "True"]:
         last = (check.stderr.strip().splitlines() or ["no output"])[-1]
         raise BuildFailed(f"the build does not load ({last[:160]}); it is left in {work}")
     old = dest.with_name(dest.name + ".old")

@@ -21,8 +21,8 @@ from tests.helpers import python_engine_only
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# Played in each engine's own process: a JSON line a game (its record, every event and question on the
-# way, the final scores and standings as repr'd floats, and the replay of its record).
+# Played in each engine's own process: a JSON line a game (its record, every event, the question of every
+# third move in English and French, the final scores and standings as repr'd floats, its record replayed).
 GAMES = r"""
 import json
 import engine
@@ -155,3 +155,21 @@ def test_a_clone_has_every_attribute_of_the_game() -> None:
     for _ in range(12):
         game.apply(player.choose(game))
     assert set(vars(game.clone())) == set(vars(game))
+
+
+def test_the_check_says_which_engine_runs_here_and_why(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("CARC_ENGINE", raising=False)
+    assert compile_engine.main(["--check", "--out", str(tmp_path / "none")]) == 1
+    assert capsys.readouterr().out == (
+        f"the Python engine runs: no engine is compiled in {tmp_path / 'none'} (python compile_engine.py)\n"
+    )
+    stale = tmp_path / "stale"
+    (stale / "engine").mkdir(parents=True)
+    (stale / "engine" / _compiled.STAMP).write_text("0" * 64 + "\n")
+    assert compile_engine.main(["--check", "--out", str(stale)]) == 1
+    assert "was built from other sources" in capsys.readouterr().out
+    monkeypatch.setenv("CARC_ENGINE", "python")
+    assert compile_engine.main(["--check"]) == 1
+    assert capsys.readouterr().out == "the Python engine runs: CARC_ENGINE=python\n"
