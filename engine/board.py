@@ -116,6 +116,11 @@ class Board:
         # have any; kept on every join, like the pennants (an inn's or a good's scoring asks them of
         # every feature valued, in every position the computers judge).
         self.marks: dict[int, dict[str, int]] = {}
+        # A cache of what depends on where the tiles lie and how their features join (``engine.holes``:
+        # the scarce roads and cities, by the tiles left), key -> value: emptied when a tile is placed
+        # or a ferry rebuilds a road, and copied by a copy, so that the figure choices a look-ahead
+        # weighs after a placement, and the turn after them, look at the open cells once.
+        self.layout_cache: dict[tuple[str, int, int], dict[int, int]] = {}
 
     def clone(self) -> Board:
         """An independent copy (placements and tile data are shared: never mutated)."""
@@ -137,6 +142,7 @@ class Board:
         other.field_done = dict(self.field_done)
         other.feature_sizes = dict(self.feature_sizes)
         other.marks = dict(self.marks)  # (the counts are never changed: a join makes a new one)
+        other.layout_cache = dict(self.layout_cache)  # (its values are never changed)
         return other
 
     # ------------------------------------------------------------------ features
@@ -495,6 +501,7 @@ class Board:
         pidx = len(self.placements)
         n = tile.n_segments
         self.placements.append(Placement(tile, x, y, rot, first))
+        self.layout_cache = {}
         ids = range(first, first + n)
         parent.extend(ids)
         self.nxt.extend(ids)
@@ -646,6 +653,7 @@ class Board:
         Used when a ferry changes which stubs are joined: only those roads are
         rebuilt; followers stay on the nodes they stand on. Returns the new roots.
         """
+        self.layout_cache = {}
         old: set[int] = set()
         for n in nodes:
             old.update(self.members(n))

@@ -111,14 +111,19 @@ def holes(game: Game) -> list[Cell]:
 def scarce_roots(game: Game, limit: int) -> dict[int, int]:
     """The roads and cities that end on a cell fewer than ``limit`` of the tiles left fit: root ->
     how many fit its scarcest open cell (0: it ends on a hole and can never be completed)."""
-    # (the position's cache, Game.scratch: a copy starts without it, and a move or a draw changes the key)
-    cache_key = ("scarce roots", limit, len(game.moves), game.bag_pos, game.step)
-    found = game.scratch.get(cache_key)
+    # (the board's cache of its layout, Board.layout_cache, which a placement or a ferry's change
+    # replaces: kept by where the tiles left start in the bag, the tile in hand at the tile step
+    # included, so that the figure step and the next player's tile step share it. A copy copies it, and
+    # what a copy changes in the bag from there on (a determinization, a river tile put back) is only
+    # the order of the tiles left.)
+    first_left = game.bag_pos - 1 if game.drawn is not None and game.step == "tile" else game.bag_pos
+    cache_key = ("scarce roots", limit, first_left)
+    board = game.board
+    found = board.layout_cache.get(cache_key)
     if found is not None:
         return found
     counts = _supply(*_left_key(game))
     below = counts.below(limit)
-    board = game.board
     cells, find, sides_of = board.cells, board.find, _CLOSABLE_SIDES
     found = {}
     for (x, y), key in board.frontier.items():
@@ -134,5 +139,5 @@ def scarce_roots(game: Game, limit: int) -> dict[int, int]:
                 root = find(first + segment)
                 if copies < found.get(root, limit):
                     found[root] = copies
-    game.scratch[cache_key] = found
+    board.layout_cache[cache_key] = found
     return found

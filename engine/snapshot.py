@@ -154,7 +154,7 @@ def _restore(game: Game, state: Any, moves: list[Move]) -> None:
     board.parent, board.nxt, board.kind, board.node_place = parent, nxt, kind, node_place
     board.open, board.pennants, board.followers = open_, pennants, followers
     board.watched, board.ferry_link = watched, ferry_link
-    board.field_cities, board.field_done, board.feature_sizes = {}, {}, {}
+    board.field_cities, board.field_done, board.feature_sizes, board.layout_cache = {}, {}, {}, {}
     board.recount_marks()
     board.recount_occupied()
 

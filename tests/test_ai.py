@@ -332,6 +332,35 @@ def test_holes_are_found_from_which_tiles_are_left_never_their_order():
     assert found == {((-3, 1), (-1, 2), (2, -1), (3, 3))}
 
 
+@pytest.mark.parametrize("family", sorted(NAMED_FAMILIES))
+def test_the_scarce_roads_and_cities_a_copy_keeps_are_those_it_would_find_afresh(family):
+    """The scarce roads and cities are kept with the board's layout (``Board.layout_cache``) and
+    copied with it, so that the positions a look-ahead reaches without placing a tile (a figure
+    choice, the next player's draw, a determinization, a ferry's move, which replaces them) ask
+    the open cells once: on every position of determinized games played on from random positions
+    of every family, the kept answer is the one found afresh, and it is kept for some of them."""
+    from engine.holes import scarce_roots
+
+    kept = asked = 0
+    game = Game(["Ann", "Bob", "Cyd"], NAMED_FAMILIES[family], seed=7)
+    player, rng = RandomPlayer(7), random.Random(7)
+    while not game.finished:
+        if game.turn % 3 == 0:
+            scarce_roots(game, 12)
+            for _ in range(2):
+                world = determinized(game, rng)
+                for _ in range(8):
+                    if world.finished:
+                        break
+                    fresh = world.clone()
+                    fresh.board.layout_cache = {}
+                    kept += bool(world.board.layout_cache)
+                    asked += 1
+                    assert scarce_roots(world, 12) == scarce_roots(fresh, 12)
+                    world.apply(player.choose(world))
+        game.apply(player.choose(game))
+    assert asked > 100 and kept > asked // 3
+
 def test_an_open_inn_road_is_worth_the_inns_price_by_its_chance():
     """An inn road scores nothing unfinished at the end and twice its tiles completed: the
     computers value it by the chance it is completed (it used to be worth nothing to them until

@@ -141,18 +141,8 @@ def holdings(game: Game, weights: Weights = DEFAULT_WEIGHTS) -> list[float]:
     # open road or city -> the tiles left that fit its scarcest open cell: looked up when a chance is
     # first asked (a position where none is asked never walks its open cells)
     scarce: dict[int, int] | None = None if weights.scarce > 0 else {}
-
-    def odds(root: int) -> float:
-        """The chance the open road or city ``root`` is completed: by its open edges and its
-        scarcest open cell (its holder's, and a field's for the points it would bring it)."""
-        nonlocal scarce
-        if scarce is None:
-            scarce = scarce_roots(game, math.ceil(weights.scarce))
-        found = chance * per_edge ** (edges[root] - 1)
-        if (copies := scarce.get(root)) is not None:
-            found *= copies / weights.scarce
-        return found
-
+    # (the chances asked in the loop itself, without a closure or a generator: this runs in every
+    # position the computers judge, and the compiled engine makes plain loops quickest)
     for root, value in zip(roots, values, strict=True):
         kind = kinds[root]
         if kind == "field":
@@ -160,13 +150,19 @@ def holdings(game: Game, weights: Weights = DEFAULT_WEIGHTS) -> list[float]:
             if weights.field_open and chance:  # (its open cities' points, by their chances)
                 done_cities = board.completed_cities_of_field(root)
                 per_city = value / done_cities if done_cities else FIELD_POINTS_A_CITY
-                points += weights.field_open * per_city * field_share * sum(
-                    (odds(city) for city in board.cities_of_field(root) if edges[city]), 0.0
-                )
+                odds = 0.0
+                for city in board.cities_of_field(root):
+                    if edges[city]:
+                        if scarce is None:
+                            scarce = scarce_roots(game, math.ceil(weights.scarce))
+                        odds += completion_odds(city, edges[city], chance, per_edge, scarce, weights.scarce)
+                points += weights.field_open * per_city * field_share * odds
         else:  # (a cloister, a castle, or a closed feature: what it scores now)
             points = value * city_share if kind == "city" else float(value)
             if (done := completed.get(root)) is not None:  # (open: toward its points completed, by its chance)
-                points += odds(root) * (done - points)
+                if scarce is None:
+                    scarce = scarce_roots(game, math.ceil(weights.scarce))
+                points += completion_odds(root, edges[root], chance, per_edge, scarce, weights.scarce) * (done - points)
         if points:
             figures = followers[root] or ()  # (never empty here: the roots with figures)
             if len(figures) == 1 and len(figures[0]) == 2:  # one plain follower: its owner holds it
@@ -183,6 +179,19 @@ def holdings(game: Game, weights: Weights = DEFAULT_WEIGHTS) -> list[float]:
     for p, in_hand in enumerate(hand_worths(game, weights.hand, weights.follower_in_hand, weights.reserve)):
         out[p] += in_hand
     return out
+
+
+def completion_odds(
+    root: int, open_edges: int, chance: float, per_edge: float, scarce: Mapping[int, int], limit: float
+) -> float:
+    """The chance the open road or city ``root`` is completed (``Weights``): ``chance`` with one open
+    edge, ``per_edge`` as much for each further one, and a part of it by its scarcest open cell
+    (``scarce``: root -> the tiles left that fit it, when fewer than ``limit``)."""
+    found = chance * per_edge ** (open_edges - 1)
+    copies = scarce.get(root)
+    if copies is not None:
+        found *= copies / limit
+    return found
 
 
 def hand_worths(
