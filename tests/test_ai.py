@@ -361,6 +361,7 @@ def test_the_scarce_roads_and_cities_a_copy_keeps_are_those_it_would_find_afresh
         game.apply(player.choose(game))
     assert asked > 100 and kept > asked // 3
 
+
 def test_an_open_inn_road_is_worth_the_inns_price_by_its_chance():
     """An inn road scores nothing unfinished at the end and twice its tiles completed: the
     computers value it by the chance it is completed (it used to be worth nothing to them until
