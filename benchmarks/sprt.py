@@ -75,8 +75,9 @@ def _player(spec: str, seed: int, seconds: float) -> Any:
     return reference_or_level(spec, seed, seconds, None)
 
 
-def play_pair(job: Job) -> tuple[float, float]:
-    """Both games of one seed (each player first once): (the tested player's mean score, mean margin)."""
+def play_pair(job: Job) -> tuple[int, float, float]:
+    """Both games of one seed (each player first once): (the pair's number, the tested player's mean
+    score, mean margin)."""
     tested, other, family, label, pair, seconds, other_seconds = job
     seed = 5000 + pair  # (the pair's number, from --first-pair on)
     score = margin = 0.0
@@ -93,7 +94,7 @@ def play_pair(job: Job) -> tuple[float, float]:
         diff = scores["T"] - scores["O"]
         score += 1.0 if diff > 0 else 0.5 if diff == 0 else 0.0
         margin += diff
-    return score / 2, margin / 2
+    return pair, score / 2, margin / 2
 
 
 def _stop(_signum: int, _frame: object) -> None:
@@ -144,15 +145,16 @@ def main() -> None:
     signal.signal(signal.SIGTERM, _stop)
     with multiprocessing.get_context("spawn").Pool(args.processes) as pool:
         try:
-            for score, margin in pool.imap_unordered(play_pair, jobs):
+            for pair, score, margin in pool.imap_unordered(play_pair, jobs):
                 pairs.append(score)
                 margins.append(margin)
                 ratio = llr(pairs, args.elo0, args.elo1)
-                # (the pair's own result too: a log is enough to sum up a run stopped from outside)
+                # (the pair's own result too, by its number: a log is enough to sum up a run stopped
+                # from outside, or to compare two runs on the same seeds pair by pair)
                 print(
                     f"{len(pairs)} pairs: score {statistics.fmean(pairs):.3f}, "
                     f"margin {statistics.fmean(margins):+.1f}, "
-                    f"LLR {ratio:+.2f} [{lower:.2f}, {upper:.2f}] (this pair: {score:.2f}, {margin:+.1f})",
+                    f"LLR {ratio:+.2f} [{lower:.2f}, {upper:.2f}] (pair {pair}: {score:.2f}, {margin:+.1f})",
                     file=sys.stderr,
                     flush=True,
                 )
