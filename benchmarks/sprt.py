@@ -13,7 +13,8 @@ or after ``--max-pairs`` or ``--minutes``, or when it is stopped (Ctrl-C or a pl
 up the pairs played). ``--first-pair N`` starts at another seed, for a fresh test of the same change.
 ``--against-seconds`` gives the other player another budget (does more time buy strength?).
 ``--settings`` may change the evaluation's weights too (``engine.ai.evaluation.Weights``:
-``completion=0.5``). ``--tested SPEC`` plays another player than hard with settings: ``normal:WEIGHTS``
+``completion=0.5``), or only those the search judges positions by, its play-out policy unchanged
+(``value.completion=0.5``). ``--tested SPEC`` plays another player than hard with settings: ``normal:WEIGHTS``
 is normal with those weights (``normal:completion=0.5``; a kind of figure by name is its worth in
 hand, in plain followers: ``normal:big=0,pig=0``; the others as declared), and ``--against-level``
 takes the same (``normal:`` alone: the defaults).

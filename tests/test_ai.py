@@ -484,6 +484,32 @@ def test_the_search_settings_are_read_by_name_and_change_the_search():
     assert shallow[0].last_value != deep.last_value
 
 
+def test_the_search_may_judge_positions_by_other_weights_than_its_policy_plays_by():
+    """``Settings.value``: ``value.``-prefixed weights are how the search judges the positions it
+    compares (the options' priors, the play-outs' ends), while its play-out policy keeps
+    ``weights``; none given, the search judges as its policy plays. A value that ignores every open
+    feature's chance judges the same options by other priors."""
+    from engine.ai.search import Options, Settings
+
+    split = Settings.parse("depth=1,completion=0.5,value.completion=0,value.reserve=1")
+    assert (split.weights.completion, split.weights.reserve) == (0.5, 4.0)
+    assert split.value is not None and (split.value.completion, split.value.reserve) == (0.0, 1.0)
+    assert split.judged is split.value
+    plain = Settings.parse("completion=0.5")
+    assert plain.value is None and plain.judged is plain.weights
+    with pytest.raises(ValueError, match="unknown weight 'depth'"):
+        Settings.parse("value.depth=1")  # (a knob of the search is no weight)
+    game = Game(["Ann", "Bob"], ["base"], seed=9)
+    for _ in range(8):
+        game.apply(GreedyPlayer(1).choose(game))
+    priors = {}
+    for text in ("", "value.completion=0"):
+        listed = Options(determinized(game, random.Random(3)), random.Random(3), Settings.parse(text)).every()
+        priors[text] = {repr(moves): prior for prior, moves in listed}
+    assert priors[""].keys() == priors["value.completion=0"].keys()  # (the same options)
+    assert priors[""] != priors["value.completion=0"]
+
+
 def test_the_horizon_shortens_when_the_budget_buys_too_few_playouts():
     """``deep_playouts``: the first play-out's cost says how many the budget buys; below the
     threshold every play-out stops one turn after the decision's own. Thresholds no machine can

@@ -64,28 +64,43 @@ class Settings:
     # normal saw wherever listing takes longer: 250-280 ms at the 90th percentile of the expansion
     # families' decisions), and the budget buys the play-outs beyond.
     listing_share: float = math.inf
-    weights: Weights = DEFAULT_WEIGHTS  # how every position judged is valued (``evaluation.Weights``)
+    # how the play-out policy values positions (``evaluation.Weights``), and the search too but for ``value``
+    weights: Weights = DEFAULT_WEIGHTS
+    # How the positions the search compares are valued (the priors and the play-outs' ends), when not as
+    # the play-out policy values them (None: ``weights``); ``value.completion=0.5`` in ``parse``. A value
+    # apart from the policy's weights was tried by self-play and gained nothing yet (docs/BENCHMARKS.md).
+    value: Weights | None = None
+
+    @property
+    def judged(self) -> Weights:
+        """The weights the search judges positions by (``value``, or the policy's)."""
+        return self.value or self.weights
 
     @classmethod
     def parse(cls, text: str) -> Settings:
         """Settings from ``"depth=1,policy_sample=6,completion=0.5"`` (the others as by default; a
-        name that is no setting is one of the ``Weights``, see ``Weights.parse``)."""
+        name that is no setting is one of the ``Weights``, see ``Weights.parse``; one prefixed
+        ``value.`` is one of the ``value`` weights, the others as the policy's by default)."""
         changes: dict[str, Any] = {}
-        known = {f.name: f.type for f in fields(cls) if f.name != "weights"}
+        known = {f.name: f.type for f in fields(cls) if f.name not in ("weights", "value")}
         weighed = []
+        valued: list[str] | None = None
         for item in filter(None, (part.strip() for part in text.split(","))):
             name, _, value = item.partition("=")
             name = name.strip()
-            if name in known:
+            if name.startswith("value."):
+                valued = (valued or []) + [item.strip()[len("value.") :]]
+            elif name in known:
                 # (a field's type is its name, or in the compiled engine the type itself)
                 changes[name] = int(value) if known[name] in ("int", int) else float(value)
             else:
                 weighed.append(item)
         try:
             weights = Weights.parse(",".join(weighed))
+            value_weights = None if valued is None else Weights.parse(",".join(valued))
         except ValueError as error:
             raise ValueError(f"{error}; or a search setting: one of {', '.join(known)}") from None
-        return replace(cls(), weights=weights, **changes)
+        return replace(cls(), weights=weights, value=value_weights, **changes)
 
 
 DEFAULT = Settings()
@@ -165,9 +180,9 @@ class Options:
             if move["type"] == "draw":
                 self._push(draw_prior(view, move, rng, settings), [move], None)
             elif decided(after, self.me, self.turn):
-                self._push(standing(after, self.me, settings.weights), [move], None)
+                self._push(standing(after, self.me, settings.judged), [move], None)
             else:
-                self._push(standing(after, self.me, settings.weights) + settings.allowance, [move], after)
+                self._push(standing(after, self.me, settings.judged) + settings.allowance, [move], after)
 
     @property
     def exhausted(self) -> bool:
@@ -207,7 +222,7 @@ class Options:
             end = clone(after)
             end.apply(second)
             end, rest = finish_turn(end, self.me, self.turn, self.settings)
-            self._push(standing(end, self.me, self.settings.weights), [first, second, *rest], None)
+            self._push(standing(end, self.me, self.settings.judged), [first, second, *rest], None)
 
     def every(self) -> list[tuple[float, list[Move]]]:
         """Every option, best prior first (the whole list: for tests)."""
@@ -225,7 +240,7 @@ def draw_prior(view: Game, draw: Move, rng: random.Random, settings: Settings = 
         world = bag.deal(view, rng)
         world.apply(draw)
         world, _moves = finish_turn(world, me, turn, settings)
-        total += standing(world, me, settings.weights)
+        total += standing(world, me, settings.judged)
     return total / settings.draw_samples
 
 
@@ -346,6 +361,6 @@ class Search(Planner):
         what it holds; the final margin if the game ends first."""
         while not world.finished:
             if world.turn >= horizon:
-                return standing(world, me, self.settings.weights)
+                return standing(world, me, self.settings.judged)
             world, _moves = policy_step(world, coin, self.settings)
         return margin(world, me)
