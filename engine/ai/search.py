@@ -84,12 +84,12 @@ class Settings:
         changes: dict[str, Any] = {}
         known = {f.name: f.type for f in fields(cls) if f.name not in ("weights", "value")}
         weighed = []
-        valued: list[str] | None = None
+        valued: list[str] = []  # (the ``value.`` weights, the prefix taken off)
         for item in filter(None, (part.strip() for part in text.split(","))):
             name, _, value = item.partition("=")
             name = name.strip()
             if name.startswith("value."):
-                valued = (valued or []) + [item.strip()[len("value.") :]]
+                valued.append(item.strip()[len("value.") :])
             elif name in known:
                 # (a field's type is its name, or in the compiled engine the type itself)
                 changes[name] = int(value) if known[name] in ("int", int) else float(value)
@@ -97,7 +97,7 @@ class Settings:
                 weighed.append(item)
         try:
             weights = Weights.parse(",".join(weighed))
-            value_weights = None if valued is None else Weights.parse(",".join(valued))
+            value_weights = Weights.parse(",".join(valued)) if valued else None
         except ValueError as error:
             raise ValueError(f"{error}; or a search setting: one of {', '.join(known)}") from None
         return replace(cls(), weights=weights, value=value_weights, **changes)
