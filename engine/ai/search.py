@@ -86,13 +86,13 @@ class Settings:
         weighed = []
         valued: list[str] = []  # (the ``value.`` weights, the prefix taken off)
         for item in filter(None, (part.strip() for part in text.split(","))):
-            name, _, value = item.partition("=")
+            name, _, number = item.partition("=")
             name = name.strip()
             if name.startswith("value."):
                 valued.append(item.strip()[len("value.") :])
             elif name in known:
                 # (a field's type is its name, or in the compiled engine the type itself)
-                changes[name] = int(value) if known[name] in ("int", int) else float(value)
+                changes[name] = int(number) if known[name] in ("int", int) else float(number)
             else:
                 weighed.append(item)
         try:
